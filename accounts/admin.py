@@ -1,0 +1,120 @@
+"""The admin: users with their bankroll, and the ledger, read-only.
+
+Chips are never edited here. The only way an admin changes a bankroll is the
+"Grant or correct chips" action, which writes a transfer with a reason.
+"""
+
+from __future__ import annotations
+
+from django.contrib import admin, messages
+from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
+from django.db.models import OuterRef, Q, QuerySet, Subquery
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils.html import format_html
+
+from accounts import ledger
+from accounts.forms import AdjustChipsForm
+from accounts.models import AccountKind, LedgerAccount, Transfer, User
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """The ledger is history: nobody adds, edits or deletes it by hand."""
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False
+
+
+@admin.action(description="Grant or correct chips", permissions=["view"])
+def adjust_chips(modeladmin: UserAdmin, request: HttpRequest, queryset: QuerySet[User]) -> HttpResponse | None:
+    if not request.user.is_superuser:
+        modeladmin.message_user(request, "Only superusers may grant or correct chips.", messages.ERROR)
+        return None
+    form = AdjustChipsForm(request.POST if "apply" in request.POST else None)
+    if form.is_valid():
+        done = 0
+        for user in queryset:
+            try:
+                ledger.admin_adjust(
+                    user=user, amount=form.cleaned_data["amount"], reason=form.cleaned_data["reason"], admin=request.user
+                )
+                done += 1
+            except ledger.LedgerError as error:
+                modeladmin.message_user(request, f"{user.username}: {error}", messages.ERROR)
+        if done:
+            modeladmin.message_user(
+                request, f"Wrote {done} transfer(s) of {form.cleaned_data['amount']} chips.", messages.SUCCESS
+            )
+        return None
+    return render(
+        request,
+        "admin/accounts/adjust_chips.html",
+        {
+            **modeladmin.admin_site.each_context(request),
+            "title": "Grant or correct chips",
+            "form": form,
+            "users": queryset,
+            "action_checkbox_name": admin.helpers.ACTION_CHECKBOX_NAME,
+            "opts": modeladmin.model._meta,
+        },
+    )
+
+
+@admin.register(User)
+class UserAdmin(DjangoUserAdmin):
+    list_display = ("username", "email", "bankroll", "is_staff", "is_active", "date_joined")
+    actions = [adjust_chips]
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[User]:
+        bankroll = LedgerAccount.objects.filter(kind=AccountKind.BANKROLL, user=OuterRef("pk")).values("balance")
+        return super().get_queryset(request).annotate(bankroll_balance=Subquery(bankroll[:1]))
+
+    @admin.display(description="Bankroll", ordering="bankroll_balance")
+    def bankroll(self, user: User) -> int | None:
+        return user.bankroll_balance
+
+
+@admin.register(LedgerAccount)
+class LedgerAccountAdmin(ReadOnlyAdmin):
+    list_display = ("id", "label", "kind", "user", "balance", "created_at")
+    list_filter = ("kind",)
+    search_fields = ("label", "user__username")
+    readonly_fields = ("kind", "user", "label", "balance", "created_at", "transfers")
+
+    @admin.display(description="Transfers")
+    def transfers(self, account: LedgerAccount) -> str:
+        url = reverse("admin:accounts_transfer_changelist")
+        return format_html('<a href="{}?account={}">All transfers of this account</a>', url, account.pk)
+
+
+class AccountFilter(admin.SimpleListFilter):
+    """?account=<id>: transfers into or out of one account."""
+
+    title = "account"
+    parameter_name = "account"
+
+    def lookups(self, request: HttpRequest, model_admin: admin.ModelAdmin) -> list[tuple[str, str]]:
+        return [(str(a.pk), a.label) for a in LedgerAccount.objects.exclude(kind=AccountKind.SEAT)[:50]]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Transfer]) -> QuerySet[Transfer]:
+        value = self.value()
+        if value and value.isdigit():
+            return queryset.filter(Q(source_id=value) | Q(destination_id=value))
+        return queryset
+
+
+@admin.register(Transfer)
+class TransferAdmin(ReadOnlyAdmin):
+    list_display = ("id", "created_at", "kind", "amount", "source", "destination", "reason", "created_by")
+    list_filter = ("kind", AccountFilter, "created_at")
+    search_fields = ("source__label", "destination__label", "reason", "source__user__username", "destination__user__username")
+    list_select_related = ("source", "destination", "created_by")
+    date_hierarchy = "created_at"
+    readonly_fields = ("source", "destination", "amount", "kind", "reason", "created_at", "created_by")

@@ -1,0 +1,225 @@
+"""The only module that moves chips.
+
+Every movement is a Transfer between two LedgerAccounts, written in the same
+database transaction as the change that caused it (callers open the
+transaction; `transfer` joins it). The balances cached on the accounts are
+updated with F() expressions in that transaction, and a debit is a
+conditional UPDATE (`balance >= amount`), so two racing debits of the last
+chips of an account cannot both succeed, on SQLite or PostgreSQL.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.db.models import F
+
+from accounts.models import OVERDRAFT_KINDS, AccountKind, LedgerAccount, Transfer, TransferKind
+
+if TYPE_CHECKING:
+    from accounts.models import User
+
+
+class LedgerError(Exception):
+    """A transfer that cannot be made; the message is fit for a player or an admin."""
+
+
+class InsufficientChips(LedgerError):
+    pass
+
+
+def _check_amount(amount: object) -> int:
+    # bool is an int subclass; True chips is not an amount.
+    if not isinstance(amount, int) or isinstance(amount, bool):
+        raise LedgerError(f"A chip amount must be a whole number, not {amount!r}.")
+    if amount <= 0:
+        raise LedgerError(f"A transfer moves at least 1 chip, not {amount}.")
+    return amount
+
+
+def transfer(
+    *,
+    source: LedgerAccount,
+    destination: LedgerAccount,
+    amount: int,
+    kind: TransferKind,
+    reason: str = "",
+    created_by: User | None = None,
+) -> Transfer:
+    """Move `amount` chips from `source` to `destination` and record it.
+
+    Raises InsufficientChips, leaving everything unchanged, when the source
+    may not go below zero and holds fewer than `amount` chips.
+    """
+    amount = _check_amount(amount)
+    if source.pk == destination.pk:
+        raise LedgerError("A transfer needs two different accounts.")
+    with transaction.atomic():
+        # Rows are always written in primary-key order, so two transactions
+        # moving chips between the same accounts cannot deadlock each other.
+        if source.pk < destination.pk:
+            _debit(source, amount)
+            _credit(destination, amount)
+        else:
+            _credit(destination, amount)
+            try:
+                _debit(source, amount)
+            except InsufficientChips:
+                destination.balance -= amount  # the savepoint rolls the row back; mirror it
+                raise
+        return Transfer.objects.create(
+            source=source,
+            destination=destination,
+            amount=amount,
+            kind=kind,
+            reason=reason[:200],
+            created_by=created_by,
+        )
+
+
+def _debit(account: LedgerAccount, amount: int) -> None:
+    rows = LedgerAccount.objects.filter(pk=account.pk)
+    if account.kind not in OVERDRAFT_KINDS:
+        rows = rows.filter(balance__gte=amount)
+    if rows.update(balance=F("balance") - amount) != 1:
+        raise InsufficientChips(f"{account.label} holds fewer than {amount} chips.")
+    # Keeps an instance read in this transaction right without another query.
+    account.balance -= amount
+
+
+def _credit(account: LedgerAccount, amount: int) -> None:
+    LedgerAccount.objects.filter(pk=account.pk).update(balance=F("balance") + amount)
+    account.balance += amount
+
+
+# --- The system accounts ----------------------------------------------------------
+
+
+def _system_account(kind: AccountKind, label: str) -> LedgerAccount:
+    try:
+        with transaction.atomic():
+            account, _ = LedgerAccount.objects.get_or_create(kind=kind, defaults={"label": label})
+    except IntegrityError:
+        # Another process created it between our read and our insert.
+        account = LedgerAccount.objects.get(kind=kind)
+    return account
+
+
+def house_account() -> LedgerAccount:
+    return _system_account(AccountKind.HOUSE, "House")
+
+
+def grants_account() -> LedgerAccount:
+    return _system_account(AccountKind.GRANTS, "Grants")
+
+
+# --- Player accounts ---------------------------------------------------------------
+
+
+def bankroll_of(user: User) -> LedgerAccount:
+    return LedgerAccount.objects.get(kind=AccountKind.BANKROLL, user=user)
+
+
+def open_bankroll(user: User) -> LedgerAccount:
+    """Give a new user a bankroll and the sign-up grant, once."""
+    with transaction.atomic():
+        bankroll, created = LedgerAccount.objects.get_or_create(
+            kind=AccountKind.BANKROLL, user=user, defaults={"label": f"{user.username}'s bankroll"}
+        )
+        if created and settings.SIGNUP_GRANT_CHIPS > 0:
+            transfer(
+                source=grants_account(),
+                destination=bankroll,
+                amount=settings.SIGNUP_GRANT_CHIPS,
+                kind=TransferKind.SIGNUP_GRANT,
+                reason="Welcome to the casino",
+            )
+    return bankroll
+
+
+def open_seat_account(user: User, label: str) -> LedgerAccount:
+    """A stack for one seat a player holds; it starts empty and is filled by buy_in."""
+    return LedgerAccount.objects.create(kind=AccountKind.SEAT, user=user, label=label)
+
+
+def buy_in(*, user: User, seat_account: LedgerAccount, amount: int) -> Transfer:
+    """Sitting down: chips go from the player's bankroll to the seat's stack."""
+    try:
+        return transfer(
+            source=bankroll_of(user),
+            destination=seat_account,
+            amount=amount,
+            kind=TransferKind.BUY_IN,
+            reason=f"Buy-in at {seat_account.label}",
+        )
+    except InsufficientChips:
+        raise InsufficientChips(f"Your bankroll holds fewer than {amount} chips.") from None
+
+
+def cash_out(*, seat_account: LedgerAccount) -> Transfer | None:
+    """Leaving: the whole stack goes back to the owner's bankroll (None when it is empty)."""
+    seat_account.refresh_from_db(fields=["balance"])
+    if seat_account.balance == 0:
+        return None
+    return transfer(
+        source=seat_account,
+        destination=bankroll_of(seat_account.user),
+        amount=seat_account.balance,
+        kind=TransferKind.CASH_OUT,
+        reason=f"Cash-out from {seat_account.label}",
+    )
+
+
+def top_up(*, seat_account: LedgerAccount, amount: int | None = None) -> Transfer | None:
+    """DESIGN.md: a seat holding less than 1 chip as a betting window opens gets 100 chips.
+
+    Returns None, moving nothing, when the seat still holds chips.
+    """
+    seat_account.refresh_from_db(fields=["balance"])
+    if seat_account.balance >= 1:
+        return None
+    return transfer(
+        source=grants_account(),
+        destination=seat_account,
+        amount=settings.TOP_UP_CHIPS if amount is None else amount,
+        kind=TransferKind.TOP_UP,
+        reason=f"Top-up at {seat_account.label}",
+    )
+
+
+def admin_adjust(*, user: User, amount: int, reason: str, admin: User) -> Transfer:
+    """An admin grant (amount > 0) or correction (amount < 0) of a bankroll.
+
+    Never an edit of a balance: a transfer with the grants account, a reason
+    and the admin's name, like every other movement.
+    """
+    reason = reason.strip()
+    if not reason:
+        raise LedgerError("Say why: a grant or correction needs a reason.")
+    if not isinstance(amount, int) or isinstance(amount, bool) or amount == 0:
+        raise LedgerError("The amount must be a whole number of chips other than 0.")
+    bankroll = bankroll_of(user)
+    if amount > 0:
+        return transfer(
+            source=grants_account(),
+            destination=bankroll,
+            amount=amount,
+            kind=TransferKind.ADMIN_GRANT,
+            reason=reason,
+            created_by=admin,
+        )
+    try:
+        return transfer(
+            source=bankroll,
+            destination=grants_account(),
+            amount=-amount,
+            kind=TransferKind.CORRECTION,
+            reason=reason,
+            created_by=admin,
+        )
+    except InsufficientChips:
+        raise InsufficientChips(
+            f"{user.username}'s bankroll holds {bankroll.balance} chips; a correction cannot take {-amount}."
+        ) from None

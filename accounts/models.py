@@ -1,0 +1,115 @@
+"""Players and the chip ledger.
+
+Every chip lives in exactly one LedgerAccount. Chips move only by a Transfer,
+written by accounts.ledger inside the transaction of the change that moved
+them; `balance` is a cache of the transfers, kept by F() updates in that same
+transaction, and `manage.py audit_ledger` proves it.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractUser
+from django.db import models
+from django.db.models import Q
+
+
+class User(AbstractUser):
+    """A player (or an admin). The bankroll is the user's LedgerAccount of kind BANKROLL."""
+
+    class Meta(AbstractUser.Meta):
+        swappable = "AUTH_USER_MODEL"
+
+
+class AccountKind(models.TextChoices):
+    BANKROLL = "bankroll", "Bankroll"
+    SEAT = "seat", "Seat stack"
+    HOUSE = "house", "House"
+    GRANTS = "grants", "Grants"
+
+
+# Only the house (which wins and loses) and the grants account (which issues
+# play-money) may go below zero; the sum over all accounts is always zero.
+OVERDRAFT_KINDS = (AccountKind.HOUSE, AccountKind.GRANTS)
+
+
+class LedgerAccount(models.Model):
+    kind = models.CharField(max_length=16, choices=AccountKind.choices)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="ledger_accounts",
+        help_text="The owner of a bankroll or a seat stack.",
+    )
+    label = models.CharField(max_length=120)
+    balance = models.BigIntegerField(default=0, editable=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(balance__gte=0) | Q(kind__in=OVERDRAFT_KINDS),
+                name="ledger_account_no_overdraft",
+            ),
+            models.UniqueConstraint(
+                fields=["user"], condition=Q(kind=AccountKind.BANKROLL), name="one_bankroll_per_user"
+            ),
+            models.UniqueConstraint(
+                fields=["kind"], condition=Q(kind__in=OVERDRAFT_KINDS), name="one_house_one_grants"
+            ),
+            models.CheckConstraint(
+                condition=Q(user__isnull=False) | ~Q(kind__in=[AccountKind.BANKROLL, AccountKind.SEAT]),
+                name="player_accounts_have_an_owner",
+            ),
+        ]
+        indexes = [models.Index(fields=["kind", "user"])]
+
+    def __str__(self) -> str:
+        return self.label
+
+
+class TransferKind(models.TextChoices):
+    SIGNUP_GRANT = "signup_grant", "Sign-up grant"
+    ADMIN_GRANT = "admin_grant", "Admin grant"
+    CORRECTION = "correction", "Correction"
+    BUY_IN = "buy_in", "Buy-in"
+    CASH_OUT = "cash_out", "Cash-out"
+    TOP_UP = "top_up", "Top-up"
+    BET = "bet", "Bet"
+    DOUBLE = "double", "Double"
+    SPLIT = "split", "Split"
+    INSURANCE = "insurance", "Insurance"
+    PAYOUT = "payout", "Payout"
+    REFUND = "refund", "Refund"
+
+
+class Transfer(models.Model):
+    source = models.ForeignKey(LedgerAccount, on_delete=models.PROTECT, related_name="outgoing")
+    destination = models.ForeignKey(LedgerAccount, on_delete=models.PROTECT, related_name="incoming")
+    amount = models.BigIntegerField()
+    kind = models.CharField(max_length=16, choices=TransferKind.choices)
+    reason = models.CharField(max_length=200, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        help_text="The admin who made a grant or correction.",
+    )
+
+    class Meta:
+        ordering = ["-id"]
+        constraints = [
+            models.CheckConstraint(condition=Q(amount__gt=0), name="transfer_amount_positive"),
+            models.CheckConstraint(
+                condition=~Q(source=models.F("destination")), name="transfer_between_two_accounts"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.amount} chips {self.source} → {self.destination} ({self.get_kind_display()})"

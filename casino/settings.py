@@ -1,0 +1,197 @@
+"""Settings for the casino, read from the environment.
+
+A fresh checkout runs with nothing set: SQLite next to manage.py, the
+in-memory channel layer, DEBUG on. Production sets SECRET_KEY, DEBUG=false,
+ALLOWED_HOSTS, DATABASE_URL and REDIS_URL (see README.md and docs/deploy.md).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+
+from casino.env import env_bool, env_int, env_list, env_str, env_url
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+_DEV_SECRET_KEY = "dev-only-secret-key-never-use-in-production"
+
+DEBUG = env_bool("DEBUG", True)
+SECRET_KEY = env_str("SECRET_KEY", _DEV_SECRET_KEY)
+if not DEBUG and SECRET_KEY == _DEV_SECRET_KEY:
+    raise ImproperlyConfigured("Set SECRET_KEY: DEBUG is off and the development key is not secret.")
+
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"])
+CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
+
+INSTALLED_APPS = [
+    # daphne first: its runserver replaces Django's with the ASGI one.
+    "daphne",
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "whitenoise.runserver_nostatic",
+    "django.contrib.staticfiles",
+    "django.contrib.humanize",
+    "channels",
+    "django_htmx",
+    "template_partials",
+    "accounts",
+    "tables",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
+]
+
+ROOT_URLCONF = "casino.urls"
+ASGI_APPLICATION = "casino.asgi.application"
+WSGI_APPLICATION = None
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+                "accounts.context_processors.bankroll",
+            ],
+        },
+    },
+]
+
+# --- Database -----------------------------------------------------------------
+
+_SQLITE_OPTIONS = {
+    # Writers take the lock when the transaction starts, so two writers never
+    # deadlock upgrading a read lock; WAL lets readers go on meanwhile.
+    "transaction_mode": "IMMEDIATE",
+    "timeout": 20,
+    "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+}
+
+DATABASE_URL = env_url(
+    "DATABASE_URL",
+    f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
+    schemes=("sqlite", "postgres", "postgresql"),
+)
+_database = dj_database_url.parse(DATABASE_URL, conn_health_checks=True)
+if _database["ENGINE"] == "django.db.backends.sqlite3":
+    _database["OPTIONS"] = dict(_SQLITE_OPTIONS)
+    # A file, not :memory:, so a live daphne started by the browser tests
+    # sees what the test wrote.
+    _database["TEST"] = {"NAME": str(BASE_DIR / ".test-db.sqlite3")}
+else:
+    _database["CONN_MAX_AGE"] = env_int("CONN_MAX_AGE", 60, minimum=0)
+DATABASES = {"default": _database}
+
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# --- Channels -----------------------------------------------------------------
+
+REDIS_URL = env_url("REDIS_URL", None, schemes=("redis", "rediss"))
+if REDIS_URL:
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {
+                "hosts": [{"address": REDIS_URL, "max_connections": 200, "socket_timeout": 10}],
+                # The default of 100 silently drops messages with a few hundred clients.
+                "capacity": env_int("CHANNEL_CAPACITY", 1500, minimum=100),
+                "expiry": 30,
+            },
+        }
+    }
+else:
+    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+
+# --- Accounts -----------------------------------------------------------------
+
+AUTH_USER_MODEL = "accounts.User"
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "home"
+LOGOUT_REDIRECT_URL = "home"
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+
+# Play-money amounts, in chips.
+SIGNUP_GRANT_CHIPS = env_int("SIGNUP_GRANT_CHIPS", 1000, minimum=0)
+DEFAULT_BUY_IN_CHIPS = env_int("DEFAULT_BUY_IN_CHIPS", 100, minimum=1)
+TOP_UP_CHIPS = env_int("TOP_UP_CHIPS", 100, minimum=1)
+STATEMENT_PAGE_SIZE = env_int("STATEMENT_PAGE_SIZE", 25, minimum=1)
+
+EMAIL_BACKEND = env_str("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
+EMAIL_HOST = env_str("EMAIL_HOST", "localhost")
+EMAIL_PORT = env_int("EMAIL_PORT", 25, minimum=1)
+EMAIL_HOST_USER = env_str("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "casino@localhost")
+
+# --- Static files and i18n ------------------------------------------------------
+
+STATIC_URL = "static/"
+STATIC_ROOT = BASE_DIR / "staticfiles"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": (
+            "django.contrib.staticfiles.storage.StaticFilesStorage"
+            if DEBUG
+            else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        )
+    },
+}
+WHITENOISE_USE_FINDERS = DEBUG
+
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = env_str("TIME_ZONE", "UTC")
+USE_I18N = True
+USE_TZ = True
+
+# --- Security -----------------------------------------------------------------
+# Off in development; on by default as soon as DEBUG is off. Each can be
+# overridden, e.g. SECURE_SSL_REDIRECT=false when a proxy already redirects.
+
+SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", not DEBUG)
+CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", not DEBUG)
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", not DEBUG)
+SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0 if DEBUG else 31_536_000, minimum=0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", not DEBUG)
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
+if env_bool("BEHIND_TLS_PROXY", not DEBUG):
+    # nginx terminates TLS and says so in this header (docs/deploy.md).
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+X_FRAME_OPTIONS = "DENY"
+# The preload list is an opt-in the operator makes for their own domain.
+SILENCED_SYSTEM_CHECKS = env_list("SILENCED_SYSTEM_CHECKS", ["security.W021"])
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
+    "loggers": {"django.channels.server": {"level": "WARNING"}},
+}

@@ -1,0 +1,84 @@
+import pytest
+from django.core.exceptions import ImproperlyConfigured
+
+from casino.env import env_bool, env_int, env_list, env_str, env_url
+
+
+def test_it_uses_defaults_when_unset_or_empty(monkeypatch):
+    monkeypatch.delenv("X_FLAG", raising=False)
+    monkeypatch.setenv("X_EMPTY", "  ")
+    assert env_bool("X_FLAG", True) is True
+    assert env_int("X_EMPTY", 7) == 7
+    assert env_list("X_FLAG", ["a"]) == ["a"]
+    assert env_str("X_EMPTY", "d") == "d"
+
+
+@pytest.mark.parametrize(("raw", "value"), [("1", True), ("yes", True), ("FALSE", False), ("off", False)])
+def test_it_reads_booleans(monkeypatch, raw, value):
+    monkeypatch.setenv("X_FLAG", raw)
+    assert env_bool("X_FLAG", not value) is value
+
+
+def test_it_fails_loudly_on_a_boolean_it_does_not_understand(monkeypatch):
+    monkeypatch.setenv("DEBUG", "maybe")
+    with pytest.raises(ImproperlyConfigured, match="DEBUG='maybe' is not a boolean"):
+        env_bool("DEBUG", True)
+
+
+def test_it_fails_loudly_on_a_bad_number(monkeypatch):
+    monkeypatch.setenv("PORT", "80a")
+    with pytest.raises(ImproperlyConfigured, match="PORT='80a' is not a whole number"):
+        env_int("PORT", 8000)
+    monkeypatch.setenv("PORT", "-1")
+    with pytest.raises(ImproperlyConfigured, match="below its minimum"):
+        env_int("PORT", 8000, minimum=1)
+
+
+def test_it_splits_lists_and_refuses_empty_items(monkeypatch):
+    monkeypatch.setenv("ALLOWED_HOSTS", "a.example, b.example")
+    assert env_list("ALLOWED_HOSTS", []) == ["a.example", "b.example"]
+    monkeypatch.setenv("ALLOWED_HOSTS", "a.example,,b")
+    with pytest.raises(ImproperlyConfigured):
+        env_list("ALLOWED_HOSTS", [])
+
+
+def test_it_checks_url_schemes(monkeypatch):
+    monkeypatch.setenv("DATABASE_URL", "mysql://db/casino")
+    with pytest.raises(ImproperlyConfigured, match="DATABASE_URL must be a URL starting with"):
+        env_url("DATABASE_URL", None, schemes=("sqlite", "postgres"))
+    monkeypatch.setenv("DATABASE_URL", "postgres://casino@db:5432/casino")
+    assert env_url("DATABASE_URL", None, schemes=("postgres",)) == "postgres://casino@db:5432/casino"
+
+
+def test_production_settings_refuse_the_development_secret_key():
+    import subprocess
+    import sys
+
+    result = subprocess.run(
+        [sys.executable, "-c", "import django; from django.conf import settings; settings.DEBUG"],
+        env={"DJANGO_SETTINGS_MODULE": "casino.settings", "DEBUG": "false", "PATH": "/usr/bin:/bin"},
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode != 0
+    assert "Set SECRET_KEY" in result.stderr
+
+
+def test_production_settings_pass_check_deploy():
+    import subprocess
+    import sys
+
+    env = {
+        "PATH": "/usr/bin:/bin",
+        "DEBUG": "false",
+        "SECRET_KEY": "x" * 64 + "-a-long-random-production-secret",
+        "ALLOWED_HOSTS": "casino.example.com",
+    }
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "System check identified no issues (1 silenced)" in result.stdout
