@@ -1,0 +1,44 @@
+# Two commands for a fresh clone: `make run` and `make test` (see README.md).
+PYTHON ?= python3
+VENV ?= .venv
+PORT ?= 8000
+BIN := $(VENV)/bin
+
+.PHONY: run test install install-dev migrate clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+# Reinstall only when the pinned dependencies change.
+$(VENV)/.installed: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e .
+	touch $@
+
+$(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e ".[dev]"
+	touch $@ $(VENV)/.installed
+
+install: $(VENV)/.installed
+install-dev: $(VENV)/.installed-dev
+
+migrate: install
+	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py seed_demo_tables
+
+run: migrate
+	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
+	@echo "Casino on http://127.0.0.1:$(PORT)/ (Ctrl-C stops it)"
+	$(BIN)/daphne -b 127.0.0.1 -p $(PORT) casino.asgi:application
+
+# The suite runs on the defaults (SQLite, in-memory channel layer); when
+# DATABASE_URL or REDIS_URL is set it runs a second time on those.
+test: install-dev
+	env -u DATABASE_URL -u REDIS_URL $(BIN)/pytest $(PYTEST_ARGS)
+	@if [ -n "$$DATABASE_URL$$REDIS_URL" ]; then \
+		echo "--- again with DATABASE_URL=$$DATABASE_URL REDIS_URL=$$REDIS_URL"; \
+		$(BIN)/pytest $(PYTEST_ARGS); \
+	fi
+
+clean:
+	rm -rf $(VENV) staticfiles test-output .pytest_cache
