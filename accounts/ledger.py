@@ -20,6 +20,7 @@ from accounts.models import OVERDRAFT_KINDS, AccountKind, LedgerAccount, Transfe
 
 if TYPE_CHECKING:
     from accounts.models import User
+    from tables.models import Round
 
 
 class LedgerError(Exception):
@@ -47,6 +48,7 @@ def transfer(
     kind: TransferKind,
     reason: str = "",
     created_by: User | None = None,
+    round: Round | None = None,
 ) -> Transfer:
     """Move `amount` chips from `source` to `destination` and record it.
 
@@ -76,6 +78,7 @@ def transfer(
             kind=kind,
             reason=reason[:200],
             created_by=created_by,
+            round=round,
         )
 
 
@@ -172,7 +175,7 @@ def cash_out(*, seat_account: LedgerAccount) -> Transfer | None:
     )
 
 
-def top_up(*, seat_account: LedgerAccount, amount: int | None = None) -> Transfer | None:
+def top_up(*, seat_account: LedgerAccount, amount: int | None = None, round: Round | None = None) -> Transfer | None:
     """DESIGN.md: a seat holding less than 1 chip as a betting window opens gets 100 chips.
 
     Returns None, moving nothing, when the seat still holds chips.
@@ -186,6 +189,7 @@ def top_up(*, seat_account: LedgerAccount, amount: int | None = None) -> Transfe
         amount=settings.TOP_UP_CHIPS if amount is None else amount,
         kind=TransferKind.TOP_UP,
         reason=f"Top-up at {seat_account.label}",
+        round=round,
     )
 
 

@@ -92,6 +92,14 @@ class Transfer(models.Model):
     amount = models.BigIntegerField()
     kind = models.CharField(max_length=16, choices=TransferKind.choices)
     reason = models.CharField(max_length=200, blank=True)
+    round = models.ForeignKey(
+        "tables.Round",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="transfers",
+        help_text="The round whose play moved these chips.",
+    )
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,

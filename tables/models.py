@@ -1,4 +1,9 @@
-"""Tables and their settings. Seats and rounds are added by the live-tables work."""
+"""Tables, their seats, shoes and rounds: the database holds the truth of every table.
+
+A change to a table (tables.services) locks the Table row, applies the engine
+to the current round's state, writes the ledger transfers and bumps
+`Table.version`, all in one transaction.
+"""
 
 from __future__ import annotations
 
@@ -40,8 +45,24 @@ class Table(models.Model):
     )
     created_at = models.DateTimeField(auto_now_add=True)
 
+    # The live state: bumped by every change, so a render or an action can say
+    # which state it was made against.
+    version = models.PositiveBigIntegerField(default=0, editable=False)
+    current_round = models.ForeignKey(
+        "Round", null=True, blank=True, on_delete=models.SET_NULL, related_name="+", editable=False
+    )
+    # When something happens by itself next: the betting window closes, a
+    # decision times out, or the next window opens. Null: nothing is pending.
+    deadline = models.DateTimeField(null=True, blank=True, editable=False)
+    # Per seat: [decision key, version at which that decision was first offered].
+    # An action made against an older version than its decision is stale.
+    decisions = models.JSONField(default=dict, blank=True, editable=False)
+    # Pause between a settled round and the next betting window.
+    pause_seconds = models.PositiveSmallIntegerField(default=4)
+
     class Meta:
         ordering = ["id"]
+        indexes = [models.Index(fields=["deadline"], name="table_deadline")]
         constraints = [
             models.CheckConstraint(condition=Q(seat_count__gte=1, seat_count__lte=7), name="table_seats_1_to_7"),
             models.CheckConstraint(condition=Q(min_bet__gte=1), name="table_min_bet_at_least_1"),
@@ -50,3 +71,88 @@ class Table(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def is_private(self) -> bool:
+        return self.owner_id is not None
+
+    @property
+    def timed(self) -> bool:
+        """RULES.md: the multiplayer timers hold at every table with more than one seat."""
+        return self.seat_count > 1
+
+
+class Seat(models.Model):
+    """One of a table's places; `player` is null while it is free."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    number = models.PositiveSmallIntegerField()
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="seats"
+    )
+    # The stack: a ledger account opened when the player sits down.
+    account = models.OneToOneField(
+        "accounts.LedgerAccount", null=True, blank=True, on_delete=models.PROTECT, related_name="seat"
+    )
+    sat_at = models.DateTimeField(null=True, blank=True)
+    # Win/loss since sitting down: the sum of the seat's round results.
+    net = models.BigIntegerField(default=0)
+    missed_windows = models.PositiveSmallIntegerField(default=0)
+    # Asked to leave during a round: cashed out when the round ends.
+    leaving = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["table", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="one_seat_per_number"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} seat {self.number}"
+
+
+class Shoe(models.Model):
+    """A shoe in use at a table. The seed stays secret until the shoe is retired."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="shoes")
+    decks = models.PositiveSmallIntegerField()
+    commitment = models.CharField(max_length=64, help_text="SHA-256 of the seed, published before use.")
+    seed = models.CharField(max_length=64, help_text="Hex; shown only once the shoe is retired.")
+    created_at = models.DateTimeField(auto_now_add=True)
+    retired_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-id"]
+
+    def __str__(self) -> str:
+        return f"Shoe {self.commitment[:12]}…"
+
+
+class RoundPhase(models.TextChoices):
+    BETTING = "betting", "Betting"
+    INSURANCE = "insurance", "Insurance"
+    PLAYERS = "players", "Players"
+    SETTLED = "settled", "Settled"
+
+
+class Round(models.Model):
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveIntegerField(help_text="The round's number at its table.")
+    profile = models.CharField(max_length=32, choices=RuleProfile.choices)
+    shoe = models.ForeignKey(Shoe, on_delete=models.PROTECT, related_name="rounds")
+    phase = models.CharField(max_length=16, choices=RoundPhase.choices, default=RoundPhase.BETTING)
+    # The engine's round (tables.engine.Round.to_json), the hole card and the
+    # shoe included: it never leaves the server as it is.
+    state = models.JSONField()
+    # When each engine event happened, parallel to state["events"].
+    event_times = models.JSONField(default=list)
+    started_at = models.DateTimeField(auto_now_add=True)
+    settled_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-id"]
+        constraints = [models.UniqueConstraint(fields=["table", "number"], name="one_round_number_per_table")]
+        indexes = [models.Index(fields=["table", "-id"], name="round_table_latest")]
+
+    def __str__(self) -> str:
+        return f"{self.table} round {self.number}"

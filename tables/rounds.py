@@ -1,0 +1,248 @@
+"""The life of a round at a table, below the public services.
+
+These helpers run inside the transaction a service opened, with the Table
+row locked. They load the engine's round, write what it did to the ledger,
+store it, and work out the table's next deadline and decisions.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from django.db.models import Max
+from django.utils import timezone
+
+from accounts import ledger
+from accounts.models import TransferKind
+from tables import shoes
+from tables.engine import PROFILES, Event, EventKind, Phase, Round as EngineRound, RuleSet, SeatStatus, Shoe as EngineShoe
+from tables.engine.state import InsuranceStatus
+from tables.models import Round, RoundPhase, Seat, Shoe, Table
+
+# Chips a seat stakes, by the engine event that staked them.
+STAKE_KINDS = {
+    EventKind.BET: TransferKind.BET,
+    EventKind.DOUBLE: TransferKind.DOUBLE,
+    EventKind.SPLIT: TransferKind.SPLIT,
+    EventKind.INSURANCE_TAKEN: TransferKind.INSURANCE,
+}
+# Missed betting windows in a row before a seat is stood up (RULES.md).
+MAX_MISSED_WINDOWS = 3
+
+
+def rules_of(table: Table) -> RuleSet:
+    return PROFILES[table.profile]
+
+
+def load(round_row: Round) -> EngineRound:
+    return EngineRound.from_json(round_row.state)
+
+
+def in_progress(table: Table) -> Round | None:
+    """The table's round, unless there is none or it is settled."""
+    round_row = table.current_round
+    if round_row is None or round_row.phase == RoundPhase.SETTLED:
+        return None
+    return round_row
+
+
+def seated(table: Table) -> list[Seat]:
+    return list(table.seats.filter(player__isnull=False).select_related("player", "account").order_by("number"))
+
+
+# --- Opening a betting window ---------------------------------------------------------
+
+
+def open_window(table: Table, now: dt.datetime) -> Round | None:
+    """Start the next round in its betting window for everyone seated.
+
+    DESIGN.md: a seat holding less than 1 chip is topped up as the window opens.
+    """
+    seats = [seat for seat in seated(table) if not seat.leaving]
+    if not seats:
+        table.deadline = None
+        return None
+    rules = rules_of(table)
+    shoe_row, engine_shoe = _shoe_for_next_round(table, rules, now)
+    number = (table.rounds.aggregate(last=Max("number"))["last"] or 0) + 1
+    round_row = Round.objects.create(
+        table=table, number=number, profile=table.profile, shoe=shoe_row, phase=RoundPhase.BETTING, state={}
+    )
+    stacks: dict[int, int] = {}
+    for seat in seats:
+        if table.top_up:
+            ledger.top_up(seat_account=seat.account, round=round_row)
+        seat.account.refresh_from_db(fields=["balance"])
+        stacks[seat.number] = seat.account.balance
+    engine = EngineRound.new(
+        rules=rules, shoe=engine_shoe, seats=stacks, min_bet=table.min_bet, max_bet=table.max_bet
+    )
+    round_row.state = engine.to_json()
+    round_row.save(update_fields=["state"])
+    table.current_round = round_row
+    table.deadline = now + dt.timedelta(seconds=table.betting_seconds) if table.timed else None
+    return round_row
+
+
+def _shoe_for_next_round(table: Table, rules: RuleSet, now: dt.datetime) -> tuple[Shoe, EngineShoe]:
+    previous = table.current_round
+    if previous is not None and previous.state:
+        engine_shoe = EngineShoe.from_json(previous.state["shoe"])
+        if not engine_shoe.needs_reshuffle(rules):
+            return previous.shoe, engine_shoe
+        # Retired: its seed may now be revealed (hand history, shoe verification).
+        Shoe.objects.filter(pk=previous.shoe_id, retired_at__isnull=True).update(retired_at=now)
+    engine_shoe = shoes.new_shoe(rules)
+    shoe_row = Shoe.objects.create(
+        table=table,
+        decks=engine_shoe.decks,
+        commitment=engine_shoe.commitment,
+        seed=engine_shoe.seed.hex() if engine_shoe.seed is not None else "",
+    )
+    return shoe_row, engine_shoe
+
+
+# --- Storing what the engine did ------------------------------------------------------
+
+
+def record(table: Table, round_row: Round, engine: EngineRound, first_event: int, now: dt.datetime) -> None:
+    """Write the engine's new events since `first_event`: chips to the ledger, state to the row."""
+    accounts = {seat.number: seat.account for seat in seated(table)}
+    house = ledger.house_account()
+    for event in engine.events[first_event:]:
+        if event.chips and event.seat is not None:
+            _move_chips(event, accounts[event.seat], house, round_row, f"{table.name} round {round_row.number}")
+    round_row.state = engine.to_json()
+    round_row.event_times = list(round_row.event_times) + [now.isoformat()] * (len(engine.events) - first_event)
+    round_row.phase = _phase_of(engine)
+    fields = ["state", "event_times", "phase"]
+    if engine.phase is Phase.SETTLED:
+        round_row.settled_at = now
+        fields.append("settled_at")
+    round_row.save(update_fields=fields)
+    if engine.phase is Phase.SETTLED:
+        _finish(table, engine, now)
+
+
+def _move_chips(event: Event, seat_account, house, round_row: Round, label: str) -> None:
+    where = f"{label}, seat {event.seat}"
+    if event.hand is not None:
+        where += f", hand {event.hand + 1}"
+    if event.chips < 0:
+        ledger.transfer(
+            source=seat_account,
+            destination=house,
+            amount=-event.chips,
+            kind=STAKE_KINDS[event.kind],
+            reason=where,
+            round=round_row,
+        )
+    else:
+        outcome = f" ({event.outcome})" if event.outcome else ""
+        ledger.transfer(
+            source=house,
+            destination=seat_account,
+            amount=event.chips,
+            kind=TransferKind.PAYOUT,
+            reason=where + outcome,
+            round=round_row,
+        )
+
+
+def _phase_of(engine: EngineRound) -> str:
+    return {
+        Phase.BETTING: RoundPhase.BETTING,
+        Phase.INSURANCE: RoundPhase.INSURANCE,
+        Phase.PLAYERS: RoundPhase.PLAYERS,
+        Phase.SETTLED: RoundPhase.SETTLED,
+    }[engine.phase]
+
+
+def _finish(table: Table, engine: EngineRound, now: dt.datetime) -> None:
+    """A settled round: results onto the seats, leavers cashed out, the next window timed."""
+    for seat in seated(table):
+        part = engine.seats.get(seat.number)
+        if part is None:
+            continue  # sat down during the round
+        seat.net += part.net
+        if part.status is SeatStatus.LEFT_OUT:
+            seat.missed_windows += 1
+        else:
+            seat.missed_windows = 0
+        seat.save(update_fields=["net", "missed_windows"])
+        if seat.leaving or seat.missed_windows >= MAX_MISSED_WINDOWS:
+            stand_up(seat)
+    anyone = table.seats.filter(player__isnull=False).exists()
+    table.deadline = now + dt.timedelta(seconds=table.pause_seconds) if anyone else None
+
+
+def stand_up(seat: Seat) -> None:
+    """The player leaves: the stack goes back to the bankroll and the seat is free."""
+    ledger.cash_out(seat_account=seat.account)
+    seat.player = None
+    seat.account = None
+    seat.sat_at = None
+    seat.net = 0
+    seat.missed_windows = 0
+    seat.leaving = False
+    seat.save()
+
+
+# --- Deadlines and decisions ----------------------------------------------------------
+
+
+def decision_key(engine: EngineRound, seat: int, round_number: int) -> str | None:
+    """What the seat is being asked now, or None; a new key is a new decision."""
+    phase = engine.phase
+    if phase is Phase.BETTING:
+        return f"{round_number}:bet" if engine.can_pass_bet(seat) else None
+    if phase is Phase.INSURANCE:
+        part = engine.seats.get(seat)
+        if part is not None and part.insurance_status is InsuranceStatus.PENDING:
+            return f"{round_number}:insurance"
+        return None
+    turn = engine.to_act()
+    if phase is Phase.PLAYERS and turn is not None and turn[0] == seat:
+        hand = engine.seats[seat].hands[turn[1]]
+        return f"{round_number}:play:{turn[1]}:{len(hand.cards)}"
+    return None
+
+
+def refresh_decisions(table: Table, round_row: Round | None, engine: EngineRound | None, version: int) -> None:
+    """Note the version at which each pending decision was first offered."""
+    decisions: dict[str, list] = {}
+    if round_row is not None and engine is not None:
+        for seat in engine.seats:
+            key = decision_key(engine, seat, round_row.number)
+            if key is None:
+                continue
+            old = table.decisions.get(str(seat))
+            decisions[str(seat)] = old if old and old[0] == key else [key, version]
+    table.decisions = decisions
+
+
+def decision_deadline(table: Table, engine: EngineRound, before: tuple, now: dt.datetime) -> dt.datetime | None:
+    """The deadline after an engine change; `before` is `timer_key(engine)` before it."""
+    if not table.timed or engine.phase is Phase.SETTLED:
+        return table.deadline
+    if timer_key(engine) == before:
+        return table.deadline  # the same window or decision: its clock runs on
+    seconds = {
+        Phase.BETTING: table.betting_seconds,
+        Phase.INSURANCE: table.insurance_seconds,
+        Phase.PLAYERS: table.decision_seconds,
+    }[engine.phase]
+    return now + dt.timedelta(seconds=seconds)
+
+
+def timer_key(engine: EngineRound) -> tuple:
+    """What the table's clock is timing: the window, the insurance question, or one decision."""
+    if engine.phase is Phase.PLAYERS:
+        turn = engine.to_act()
+        hand = engine.seats[turn[0]].hands[turn[1]]
+        return (engine.phase, turn, len(hand.cards))
+    return (engine.phase,)
+
+
+def now() -> dt.datetime:
+    return timezone.now()

@@ -1,0 +1,266 @@
+"""Every change of a table's state: sit, leave, change seat, bet, pass, act, expire.
+
+As in Zulip, `check_*` validates and raises a TableError a player can read,
+and `do_*` makes the change: one transaction that locks the Table row,
+applies the engine, writes the ledger transfers and the round's new events,
+bumps the table's version, and after commit tells the viewers and arms the
+next timer. Views and consumers only call these.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from functools import partial
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from accounts import ledger
+from accounts.models import User
+from tables import broadcast, rounds
+from tables.engine import IllegalAction, Phase
+from tables.models import RuleProfile, Seat, Table
+
+
+class TableError(Exception):
+    """A refused request; `message` is for the player, `code` for programs and tests."""
+
+    def __init__(self, message: str, code: str = "refused") -> None:
+        super().__init__(message)
+        self.message = message
+        self.code = code
+
+
+@dataclass(frozen=True)
+class Change:
+    table_id: int
+    version: int
+
+
+# The player's actions, by the name the buttons send, with the engine method
+# that applies them and whether it takes a hand and an amount.
+ACTIONS: dict[str, tuple[str, bool, bool]] = {
+    "bet": ("bet", False, True),
+    "pass": ("pass_bet", False, False),
+    "insurance": ("insurance", False, True),
+    "no_insurance": ("decline_insurance", False, False),
+    "hit": ("hit", True, False),
+    "stand": ("stand", True, False),
+    "double": ("double", True, True),
+    "split": ("split", True, False),
+    "surrender": ("surrender", True, False),
+}
+
+
+def _lock(table_id: int) -> Table:
+    try:
+        return Table.objects.select_for_update().select_related("current_round").get(pk=table_id)
+    except Table.DoesNotExist:
+        raise TableError("This table does not exist.", "no_table") from None
+
+
+def _commit(table: Table, engine=None) -> Change:
+    table.version += 1
+    round_row = table.current_round
+    if engine is None and round_row is not None:
+        engine = rounds.load(round_row)
+    rounds.refresh_decisions(table, round_row, engine, table.version)
+    table.save(update_fields=["version", "current_round", "deadline", "decisions"])
+    transaction.on_commit(partial(broadcast.table_changed, table.pk, table.version, table.deadline))
+    return Change(table.pk, table.version)
+
+
+def _start_if_idle(table: Table, now: dt.datetime) -> None:
+    """A table with nobody playing and nothing scheduled opens a window at once."""
+    if rounds.in_progress(table) is None and table.deadline is None:
+        rounds.open_window(table, now)
+
+
+# --- Seats --------------------------------------------------------------------------
+
+
+def check_sit(table: Table, user: User, number: int, buy_in: int) -> Seat:
+    if not user.is_authenticated:
+        raise TableError("Sign in to take a seat.", "anonymous")
+    if table.owner_id is not None and table.owner_id != user.pk:
+        raise TableError("This is a private table.", "private")
+    try:
+        seat = table.seats.get(number=number)
+    except Seat.DoesNotExist:
+        raise TableError(f"This table has no seat {number}.", "no_seat") from None
+    if seat.player_id is not None:
+        raise TableError("Someone else took that seat.", "seat_taken")
+    # RULES.md rocket-academy: one account may hold several seats; elsewhere one each.
+    if table.profile != RuleProfile.ROCKET_ACADEMY and table.seats.filter(player=user).exists():
+        raise TableError("You already have a seat at this table.", "already_seated")
+    if type(buy_in) is not int or buy_in < table.min_bet:
+        raise TableError(f"Buy in with at least the minimum bet, {table.min_bet} chips.", "bad_amount")
+    return seat
+
+
+def do_sit(table_id: int, user: User, number: int, buy_in: int | None = None) -> Change:
+    buy_in = settings.DEFAULT_BUY_IN_CHIPS if buy_in is None else buy_in
+    with transaction.atomic():
+        table = _lock(table_id)
+        seat = check_sit(table, user, number, buy_in)
+        account = ledger.open_seat_account(user, f"{table.name} seat {number} ({user.username})")
+        try:
+            ledger.buy_in(user=user, seat_account=account, amount=buy_in)
+        except ledger.InsufficientChips as error:
+            raise TableError(str(error), "bad_amount") from None
+        seat.player = user
+        seat.account = account
+        seat.sat_at = timezone.now()
+        seat.net = seat.missed_windows = 0
+        seat.leaving = False
+        seat.save()
+        _start_if_idle(table, rounds.now())
+        return _commit(table)
+
+
+def _own_seat(table: Table, user: User, number: int) -> Seat:
+    if not user.is_authenticated:
+        raise TableError("Sign in to play.", "anonymous")
+    seat = table.seats.select_related("account").filter(number=number).first()
+    if seat is None or seat.player_id != user.pk:
+        raise TableError("That is not your seat.", "not_your_seat")
+    return seat
+
+
+def do_leave(table_id: int, user: User, number: int) -> Change:
+    """Leave at once between rounds; during a round the stack is cashed out when it ends."""
+    with transaction.atomic():
+        table = _lock(table_id)
+        seat = _own_seat(table, user, number)
+        round_row = rounds.in_progress(table)
+        engine = rounds.load(round_row) if round_row else None
+        if engine is None or number not in engine.seats:
+            rounds.stand_up(seat)
+        else:
+            seat.leaving = True
+            seat.save(update_fields=["leaving"])
+            if engine.can_pass_bet(number):
+                # Still betting: a leaver sits this round out rather than hold it up.
+                _apply(table, round_row, engine, "pass_bet", (number,), {"actor": "player"})
+        if not table.seats.filter(player__isnull=False).exists() and rounds.in_progress(table) is None:
+            table.deadline = None
+        return _commit(table)
+
+
+def do_change_seat(table_id: int, user: User, number: int, to_number: int) -> Change:
+    """RULES.md atlantic-city-multi: move to a free seat between rounds only."""
+    with transaction.atomic():
+        table = _lock(table_id)
+        seat = _own_seat(table, user, number)
+        if rounds.in_progress(table) is not None:
+            raise TableError("You can change seats between rounds only.", "illegal_action")
+        target = table.seats.filter(number=to_number).first()
+        if target is None:
+            raise TableError(f"This table has no seat {to_number}.", "no_seat")
+        if target.player_id is not None:
+            raise TableError("That seat is taken.", "seat_taken")
+        target.player, target.account, target.sat_at = seat.player, seat.account, seat.sat_at
+        target.net, target.missed_windows = seat.net, seat.missed_windows
+        seat.player = seat.account = seat.sat_at = None
+        seat.net = seat.missed_windows = 0
+        seat.save()
+        target.save()
+        return _commit(table)
+
+
+# --- Playing ------------------------------------------------------------------------
+
+
+def check_not_stale(table: Table, seat: int, version: int) -> None:
+    """An action made against a version older than the decision it answers is stale.
+
+    Other players' moves do not make it stale; a second click on the same
+    button, or a click queued while the connection was down, does.
+    """
+    if type(version) is not int:
+        raise TableError("This action has no version; reload the table.", "stale")
+    decision = table.decisions.get(str(seat))
+    if version > table.version or (decision is not None and version < decision[1]):
+        raise TableError("The table moved on before your click arrived; here it is as it stands.", "stale")
+
+
+def do_act(
+    table_id: int,
+    user: User,
+    action: str,
+    *,
+    seat: int,
+    version: int,
+    hand: int = 0,
+    amount: int | None = None,
+) -> Change:
+    if action not in ACTIONS:
+        raise TableError(f"“{action}” is not something you can do at a blackjack table.", "unknown_action")
+    method, takes_hand, takes_amount = ACTIONS[action]
+    with transaction.atomic():
+        table = _lock(table_id)
+        _own_seat(table, user, seat)
+        check_not_stale(table, seat, version)
+        round_row = rounds.in_progress(table)
+        if round_row is None:
+            raise TableError("No round is being played right now.", "extra_action")
+        engine = rounds.load(round_row)
+        args: tuple = (seat, hand) if takes_hand else (seat,)
+        if takes_amount and (amount is not None or action == "bet"):
+            args += (amount,)
+        _apply(table, round_row, engine, method, args, {"actor": "player"})
+        return _commit(table, engine)
+
+
+def _apply(table, round_row, engine, method: str, args: tuple, kwargs: dict) -> None:
+    now = rounds.now()
+    before = rounds.timer_key(engine)
+    first = len(engine.events)
+    try:
+        getattr(engine, method)(*args, **kwargs)
+    except IllegalAction as error:
+        raise TableError(error.message, str(error.code)) from None
+    rounds.record(table, round_row, engine, first, now)
+    if engine.phase is not Phase.SETTLED:
+        table.deadline = rounds.decision_deadline(table, engine, before, now)
+
+
+# --- Time -----------------------------------------------------------------------------
+
+
+def do_expire(table_id: int, version: int) -> Change | None:
+    """A deadline passed: apply its default. Idempotent: a stale or early call does nothing."""
+    with transaction.atomic():
+        table = _lock(table_id)
+        now = rounds.now()
+        if table.version != version or table.deadline is None or table.deadline > now:
+            return None
+        round_row = rounds.in_progress(table)
+        if round_row is None:
+            table.deadline = None
+            rounds.open_window(table, now)
+        else:
+            engine = rounds.load(round_row)
+            _apply(table, round_row, engine, "expire", (), {"actor": "timer"})
+            return _commit(table, engine)
+        return _commit(table)
+
+
+def settle_overdue(table_id: int) -> Change | None:
+    """Settle a deadline that passed while no timer was armed (a restart, a lost process)."""
+    overdue = (
+        Table.objects.filter(pk=table_id, deadline__lte=timezone.now()).values_list("version", flat=True).first()
+    )
+    if overdue is None:
+        return None
+    change = None
+    # Several deadlines may have passed (a window, then a decision ...).
+    for _ in range(50):
+        step = do_expire(table_id, overdue)
+        if step is None:
+            break
+        change = step
+        overdue = step.version
+    return change

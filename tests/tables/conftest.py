@@ -1,0 +1,49 @@
+"""Tables to play at, and rigged shoes: every card a test depends on is chosen by the test."""
+
+from __future__ import annotations
+
+import pytest
+
+from tables import shoes
+from tables.engine import Shoe
+from tables.models import RuleProfile, Table
+
+
+@pytest.fixture
+def rig(monkeypatch):
+    """rig(cards, ...): the next shoes a table opens deal exactly these cards, in order."""
+    queue: list[list[str]] = []
+
+    def source(rules):
+        cards = queue.pop(0) if queue else []
+        return Shoe.stacked(cards, rules.decks)
+
+    monkeypatch.setattr(shoes, "shoe_source", source)
+
+    def add(*decks_of_cards: list[str]) -> None:
+        queue.extend(list(cards) for cards in decks_of_cards)
+
+    return add
+
+
+def make_table(profile: str = RuleProfile.ATLANTIC_CITY_MULTI, **fields) -> Table:
+    seats = {"atlantic-city": 1, "atlantic-city-multi": 5, "internet-7": 7, "internet-6": 6, "rocket-academy": 3}
+    values = {
+        "name": f"{profile} table",
+        "profile": profile,
+        "seat_count": seats[profile],
+        "min_bet": 1,
+        "max_bet": 100,
+        **fields,
+    }
+    return Table.objects.create(**values)
+
+
+@pytest.fixture
+def solo_table(db):
+    return make_table(RuleProfile.ATLANTIC_CITY)
+
+
+@pytest.fixture
+def multi_table(db):
+    return make_table(RuleProfile.ATLANTIC_CITY_MULTI)
