@@ -1,10 +1,11 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from casino import views
+from tables import views as table_views
 
 urlpatterns = [
-    path("", views.home, name="home"),
+    path("", table_views.table_list, name="home"),
     path("accounts/", include("accounts.urls")),
+    path("tables/", include("tables.urls")),
     path("admin/", admin.site.urls),
 ]

@@ -11,6 +11,7 @@ lazily on the next connect or message, and by `manage.py table_clock`.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import datetime as dt
 import logging
 
@@ -36,10 +37,17 @@ def arm(table_id: int, version: int, deadline: dt.datetime | None) -> None:
         running = asyncio.get_running_loop()
     except RuntimeError:
         running = None
+    # A fresh context: the caller may be a sync thread inside asgiref's
+    # thread-sensitive executor, and a timer inheriting that would deadlock.
+    context = contextvars.Context()
     if running is _loop:
-        _loop.call_later(delay, _fire, table_id, version)
+        _loop.call_later(delay, _fire, table_id, version, context=context)
     else:
-        _loop.call_soon_threadsafe(_loop.call_later, delay, _fire, table_id, version)
+        _loop.call_soon_threadsafe(_call_later, delay, table_id, version, context=context)
+
+
+def _call_later(delay: float, table_id: int, version: int) -> None:
+    asyncio.get_running_loop().call_later(delay, _fire, table_id, version)
 
 
 def _fire(table_id: int, version: int) -> None:

@@ -73,8 +73,16 @@ def _commit(table: Table, engine=None) -> Change:
 
 
 def _start_if_idle(table: Table, now: dt.datetime) -> None:
-    """A table with nobody playing and nothing scheduled opens a window at once."""
-    if rounds.in_progress(table) is None and table.deadline is None:
+    """A table with nobody playing and nothing scheduled gets a betting window.
+
+    At a one-seat table it opens at once; at a shared table after the usual
+    pause, so that friends sitting down together play the first round together.
+    """
+    if rounds.in_progress(table) is not None or table.deadline is not None:
+        return
+    if table.timed:
+        table.deadline = now + dt.timedelta(seconds=table.pause_seconds)
+    else:
         rounds.open_window(table, now)
 
 

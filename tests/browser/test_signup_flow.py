@@ -21,9 +21,9 @@ def test_it_signs_up_shows_1000_chips_logs_out_and_logs_back_in(live_daphne, bro
 
     page.get_by_role("button", name="Log out").click()
     expect(page.locator("#bankroll")).to_have_count(0)
-    expect(page.get_by_role("link", name="Log in")).to_be_visible()
+    expect(page.get_by_role("link", name="Log in", exact=True)).to_be_visible()
 
-    page.get_by_role("link", name="Log in").click()
+    page.get_by_role("link", name="Log in", exact=True).click()
     page.get_by_label("Username").fill("alice")
     page.get_by_label("Password").fill(PASSWORD)
     page.get_by_role("button", name="Log in").click()

@@ -34,6 +34,8 @@ def make_table(profile: str = RuleProfile.ATLANTIC_CITY_MULTI, **fields) -> Tabl
         "seat_count": seats[profile],
         "min_bet": 1,
         "max_bet": 100,
+        # Long pauses: the tests open each next window themselves (open_next_window).
+        "pause_seconds": 60,
         **fields,
     }
     return Table.objects.create(**values)
@@ -47,3 +49,13 @@ def solo_table(db):
 @pytest.fixture
 def multi_table(db):
     return make_table(RuleProfile.ATLANTIC_CITY_MULTI)
+
+
+def open_next_window(table: Table) -> None:
+    """Skip the pause before the next betting window (default: 4 s after the last sit or round)."""
+    from django.utils import timezone
+
+    from tables import services
+
+    Table.objects.filter(pk=table.pk, deadline__isnull=False).update(deadline=timezone.now())
+    services.settle_overdue(table.pk)

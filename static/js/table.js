@@ -1,0 +1,48 @@
+// The table page's only hand-written script: the countdown, the bet slider's
+// twin number field, keyboard shortcuts, and the connection indicator.
+// Everything else arrives as server-rendered HTML over the websocket.
+(function () {
+  "use strict";
+
+  function tick() {
+    document.querySelectorAll("[data-deadline]").forEach(function (el) {
+      var left = Math.max(0, Math.ceil((Date.parse(el.dataset.deadline) - Date.now()) / 1000));
+      el.textContent = " · " + left + " s";
+      el.classList.toggle("urgent", left <= 5);
+    });
+  }
+  setInterval(tick, 250);
+  document.addEventListener("htmx:wsAfterMessage", tick);
+
+  // The slider and the number field labelled "Bet" always agree.
+  document.addEventListener("input", function (event) {
+    var el = event.target;
+    if (el.dataset && el.dataset.mirror) {
+      var twin = document.getElementById(el.dataset.mirror);
+      if (twin) twin.value = el.value;
+    } else if (el.id && el.id.indexOf("bet-") === 0) {
+      var slider = document.querySelector('[data-mirror="' + el.id + '"]');
+      if (slider) slider.value = el.value;
+    }
+  });
+
+  // One key per action (shown in each button's aria-keyshortcuts); never while typing.
+  document.addEventListener("keydown", function (event) {
+    if (event.ctrlKey || event.metaKey || event.altKey) return;
+    var tag = (event.target.tagName || "").toLowerCase();
+    if (tag === "input" && event.target.type !== "range") return;
+    if (tag === "textarea" || tag === "select") return;
+    var button = document.querySelector('#controls button[data-key="' + event.key.toLowerCase() + '"]');
+    if (button) {
+      event.preventDefault();
+      button.click();
+    }
+  });
+
+  function connection(state) {
+    document.body.dataset.connection = state;
+  }
+  document.addEventListener("htmx:wsOpen", function () { connection("open"); });
+  document.addEventListener("htmx:wsClose", function () { connection("closed"); });
+  document.addEventListener("htmx:wsError", function () { connection("closed"); });
+})();

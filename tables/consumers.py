@@ -1,0 +1,150 @@
+"""The table's websocket: thin, as the Channels docs have it.
+
+Authenticate, parse one message, call one service, and render the table for
+this viewer. Changes made by anyone reach every consumer of the table as a
+small `table.changed` event, and each renders its own viewer's HTML (their
+seat, their buttons) as htmx out-of-band swaps.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+
+from tables import broadcast, clock, frames, services
+from tables.models import Table
+
+log = logging.getLogger(__name__)
+
+# Our frames are a handful of form fields; anything bigger is not from our page.
+MAX_FRAME_BYTES = 4096
+CLOSE_FORBIDDEN = 4403
+CLOSE_NOT_FOUND = 4404
+
+
+class BadMessage(Exception):
+    pass
+
+
+class TableConsumer(AsyncWebsocketConsumer):
+    table_id: int
+    rendered_version: int = -1
+
+    async def connect(self) -> None:
+        clock.remember_loop()
+        self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
+        self.user = self.scope.get("user")
+        verdict = await database_sync_to_async(self._may_watch)()
+        # Accept, then close with a code: a refused handshake makes the htmx
+        # extension retry forever.
+        await self.accept()
+        if verdict is not None:
+            await self.close(code=verdict)
+            return
+        self.group = broadcast.group_name(self.table_id)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await database_sync_to_async(services.settle_overdue)(self.table_id)
+        await self.send_table()
+
+    def _may_watch(self) -> int | None:
+        table = Table.objects.filter(pk=self.table_id).values("owner_id").first()
+        if table is None:
+            return CLOSE_NOT_FOUND
+        if table["owner_id"] is not None and getattr(self.user, "pk", None) != table["owner_id"]:
+            return CLOSE_FORBIDDEN
+        return None
+
+    async def disconnect(self, code: int) -> None:
+        if hasattr(self, "group"):
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        try:
+            message = parse(text_data, bytes_data)
+        except BadMessage as error:
+            await self.send_table(notice=str(error))
+            return
+        notice = await database_sync_to_async(self._handle)(message)
+        if notice is not None:
+            # A refused action changes nothing: say why, and show the table as it stands.
+            await self.send_table(notice=notice, force=True)
+
+    def _handle(self, message: dict[str, Any]) -> str | None:
+        services.settle_overdue(self.table_id)
+        try:
+            dispatch(self.table_id, self.user, message)
+        except services.TableError as error:
+            return error.message
+        except Exception:
+            log.exception("Table %s: an action failed", self.table_id)
+            return "Something went wrong on our side; nothing was changed."
+        return None
+
+    async def table_changed(self, event: dict[str, Any]) -> None:
+        # Events can queue up; one render shows the latest state, so skip older ones.
+        if event["version"] > self.rendered_version:
+            await self.send_table()
+
+    async def send_table(self, notice: str | None = None, force: bool = False) -> None:
+        html, version = await database_sync_to_async(frames.render_frame)(self.table_id, self.user, notice)
+        if version < self.rendered_version and not force:
+            return
+        self.rendered_version = max(version, self.rendered_version)
+        await self.send(text_data=html)
+
+
+def parse(text_data: str | None, bytes_data: bytes | None) -> dict[str, Any]:
+    if text_data is None:
+        raise BadMessage("The table only understands its own buttons.")
+    if len(text_data.encode()) > MAX_FRAME_BYTES:
+        raise BadMessage("That message is too large.")
+    try:
+        message = json.loads(text_data)
+    except ValueError:
+        raise BadMessage("That message could not be read.") from None
+    if not isinstance(message, dict):
+        raise BadMessage("That message could not be read.")
+    return message
+
+
+def _number(message: dict[str, Any], key: str, what: str, *, required: bool = True) -> int | None:
+    raw = message.get(key)
+    if raw is None or raw == "":
+        if required:
+            raise services.TableError(f"Say which {what}.", "bad_request")
+        return None
+    text = str(raw).strip()
+    if isinstance(raw, bool) or not text.isdigit() or len(text) > 12:
+        raise services.TableError(f"The {what} must be a whole number, not “{str(raw)[:20]}”.", "bad_amount")
+    return int(text)
+
+
+def dispatch(table_id: int, user, message: dict[str, Any]) -> services.Change:
+    """One message to one service call."""
+    action = message.get("action")
+    if not isinstance(action, str):
+        raise services.TableError("Press one of the table's buttons.", "unknown_action")
+    if not getattr(user, "is_authenticated", False):
+        raise services.TableError("Sign in to play.", "anonymous")
+    seat = _number(message, "seat", "seat")
+    if action == "sit":
+        return services.do_sit(table_id, user, seat, _number(message, "buy_in", "buy-in", required=False))
+    if action == "leave":
+        return services.do_leave(table_id, user, seat)
+    if action == "change_seat":
+        return services.do_change_seat(table_id, user, seat, _number(message, "to_seat", "new seat"))
+    if action not in services.ACTIONS:
+        raise services.TableError(f"“{action[:20]}” is not something you can do at this table.", "unknown_action")
+    return services.do_act(
+        table_id,
+        user,
+        action,
+        seat=seat,
+        version=_number(message, "version", "version"),
+        hand=_number(message, "hand", "hand", required=False) or 0,
+        amount=_number(message, "amount", "amount", required=action == "bet"),
+    )

@@ -1,0 +1,336 @@
+"""What one viewer sees of a table: built from the database and the engine state.
+
+This is the only road from the engine's state to HTML. The dealer's hole card
+is replaced by a face-down card until the engine says it was revealed, and
+neither the shoe nor its seed is ever put into a view.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from django.conf import settings
+from django.db.models import QuerySet
+
+from accounts.models import User
+from tables import rounds
+from tables.engine import InsuranceRule
+from tables.engine import Event, EventKind, Phase, Round as EngineRound, SeatStatus
+from tables.engine.hand import hand_value
+from tables.engine.state import InsuranceStatus
+from tables.models import Seat, Table
+
+SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+RANK_NAMES = {"A": "ace", "T": "ten", "J": "jack", "Q": "queen", "K": "king"}
+ACTION_LABELS = {
+    "bet": "Deal",
+    "pass": "Pass",
+    "insurance": "Insurance",
+    "decline_insurance": "No insurance",
+    "hit": "Hit",
+    "stand": "Stand",
+    "double": "Double",
+    "split": "Split",
+    "surrender": "Surrender",
+}
+# The engine's action names, as the buttons send them (tables.services.ACTIONS).
+ACTION_NAMES = {"decline_insurance": "no_insurance"}
+SHORTCUTS = {"bet": "d", "pass": "p", "insurance": "i", "decline_insurance": "n", "hit": "h",
+             "stand": "s", "double": "x", "split": "t", "surrender": "r"}
+PHASE_LABELS = {
+    Phase.BETTING: "Place your bets",
+    Phase.INSURANCE: "Insurance?",
+    Phase.PLAYERS: "Players' turn",
+    Phase.SETTLED: "Round over",
+}
+
+
+@dataclass(frozen=True)
+class CardView:
+    code: str  # "AH"; "??" for a face-down card
+    face_up: bool = True
+
+    @property
+    def rank(self) -> str:
+        return "10" if self.code[0] == "T" else self.code[0]
+
+    @property
+    def suit(self) -> str:
+        return SUIT_SYMBOLS.get(self.code[1], "")
+
+    @property
+    def red(self) -> bool:
+        return self.code[1] in "HD"
+
+    @property
+    def label(self) -> str:
+        if not self.face_up:
+            return "face-down card"
+        rank = RANK_NAMES.get(self.code[0], self.code[0])
+        return f"{rank} of {SUIT_NAMES[self.code[1]]}"
+
+
+@dataclass(frozen=True)
+class HandView:
+    index: int
+    cards: list[CardView]
+    total: int
+    soft: bool
+    bet: int
+    outcome: str | None
+    is_turn: bool
+
+
+@dataclass
+class SeatView:
+    number: int
+    player: str | None
+    is_mine: bool
+    stack: int = 0
+    net: int = 0
+    bet: int = 0
+    insurance: int = 0
+    hands: list[HandView] = field(default_factory=list)
+    status: str = ""
+    is_turn: bool = False
+    leaving: bool = False
+    in_round: bool = False
+
+
+@dataclass(frozen=True)
+class Control:
+    """One seat's decision for the viewer: its buttons and, for bets, the amounts allowed."""
+
+    seat: int
+    hand: int
+    actions: list[tuple[str, str, str]]  # (name sent, label, keyboard shortcut)
+    bet_min: int = 0
+    bet_max: int = 0
+    bet_default: int = 0
+    amount_max: int = 0
+    # Where the player picks the amount (internet: insurance 1..bet/2, double for less).
+    amount_label: str | None = None
+
+
+@dataclass
+class TableView:
+    table: Table
+    version: int
+    phase: str
+    phase_label: str
+    round_number: int | None
+    dealer: list[CardView]
+    dealer_total: int | None
+    seats: list[SeatView]
+    controls: list[Control]
+    free_seats: list[int]
+    my_seats: list[int]
+    can_sit: bool
+    can_change_seat: bool
+    deadline: str | None
+    log: list[str]
+    commitment: str | None
+    rules: list[str]
+    default_buy_in: int
+
+
+def build(table_id: int, viewer: User | None) -> TableView:
+    table = Table.objects.select_related("current_round__shoe").get(pk=table_id)
+    seats: QuerySet[Seat] = table.seats.select_related("player", "account").order_by("number")
+    round_row = table.current_round
+    engine = rounds.load(round_row) if round_row is not None else None
+    viewer_id = viewer.pk if viewer is not None and viewer.is_authenticated else None
+    names = {seat.number: seat.player.username for seat in seats if seat.player_id}
+    turn = engine.to_act() if engine is not None else None
+
+    seat_views = [_seat_view(seat, engine, viewer_id, turn) for seat in seats]
+    my_seats = [seat.number for seat in seats if viewer_id is not None and seat.player_id == viewer_id]
+    free = [seat.number for seat in seats if seat.player_id is None]
+    playing = rounds.in_progress(table) is not None
+    can_sit = viewer_id is not None and bool(free) and (table.owner_id in (None, viewer_id))
+    if can_sit and my_seats and table.profile != "rocket-academy":
+        can_sit = False
+    dealer, dealer_total = _dealer(engine)
+    return TableView(
+        table=table,
+        version=table.version,
+        phase=str(engine.phase) if engine is not None else "idle",
+        phase_label=PHASE_LABELS.get(engine.phase, "") if engine is not None else "Waiting for players",
+        round_number=round_row.number if round_row is not None else None,
+        dealer=dealer,
+        dealer_total=dealer_total,
+        seats=seat_views,
+        controls=_controls(table, engine, my_seats) if engine is not None else [],
+        free_seats=free,
+        my_seats=my_seats,
+        can_sit=can_sit,
+        can_change_seat=bool(my_seats) and bool(free) and not playing and table.seat_count > 1,
+        deadline=table.deadline.isoformat() if table.deadline else None,
+        log=_log(engine, names) if engine is not None else [],
+        commitment=round_row.shoe.commitment if round_row is not None else None,
+        rules=rounds.rules_of(table).describe(),
+        default_buy_in=settings.DEFAULT_BUY_IN_CHIPS,
+    )
+
+
+def _seat_view(seat: Seat, engine: EngineRound | None, viewer_id: int | None, turn) -> SeatView:
+    view = SeatView(
+        number=seat.number,
+        player=seat.player.username if seat.player_id else None,
+        is_mine=viewer_id is not None and seat.player_id == viewer_id,
+        stack=seat.account.balance if seat.account_id else 0,
+        net=seat.net,
+        leaving=seat.leaving,
+    )
+    part = engine.seats.get(seat.number) if engine is not None and seat.player_id else None
+    if part is None:
+        view.status = "waiting for the next round" if seat.player_id and engine is not None else ""
+        return view
+    view.in_round = True
+    view.stack = part.stack
+    if engine.phase is Phase.SETTLED:
+        view.net = seat.net  # already includes this round
+    else:
+        view.net = seat.net + part.net
+    view.bet = part.bet
+    view.insurance = part.insurance
+    view.status = {
+        SeatStatus.WAITING: "betting…",
+        SeatStatus.PASSED: "sits this round out",
+        SeatStatus.LEFT_OUT: "missed the betting window",
+        SeatStatus.BETTING: "",
+    }[part.status]
+    if engine.phase is Phase.INSURANCE and part.insurance_status is InsuranceStatus.PENDING:
+        view.status = "deciding on insurance…"
+    view.is_turn = turn is not None and turn[0] == seat.number
+    view.hands = [
+        HandView(
+            index=i,
+            cards=[CardView(card) for card in hand.cards],
+            total=hand.total,
+            soft=hand.soft,
+            bet=hand.bet,
+            outcome=hand.outcome,
+            is_turn=view.is_turn and turn[1] == i,
+        )
+        for i, hand in enumerate(part.hands)
+    ]
+    return view
+
+
+def _dealer(engine: EngineRound | None) -> tuple[list[CardView], int | None]:
+    if engine is None or not engine.dealer.cards:
+        return [], None
+    cards = engine.dealer.cards
+    if engine.hole_revealed:
+        return [CardView(card) for card in cards], engine.dealer.total
+    # DESIGN.md: nothing hidden leaves the server; the hole card is a back.
+    shown = [CardView(cards[0])]
+    if len(cards) > 1:
+        shown.append(CardView("??", face_up=False))
+    return shown, hand_value(cards[:1])[0]
+
+
+def _controls(table: Table, engine: EngineRound, my_seats: list[int]) -> list[Control]:
+    controls = []
+    for number in my_seats:
+        part = engine.seats.get(number)
+        if part is None:
+            continue
+        hand = 0
+        turn = engine.to_act()
+        if engine.phase is Phase.PLAYERS:
+            if turn is None or turn[0] != number:
+                continue
+            hand = turn[1]
+        legal = engine.legal_actions(number, hand)
+        if not legal:
+            continue
+        actions = [(ACTION_NAMES.get(a, a), ACTION_LABELS[a], SHORTCUTS[a]) for a in _ordered(legal)]
+        if engine.phase is Phase.BETTING:
+            top = min(part.stack, table.max_bet)
+            controls.append(
+                Control(number, 0, actions, bet_min=table.min_bet, bet_max=top, bet_default=min(max(table.min_bet, 10), top))
+            )
+        else:
+            rules = engine.rules
+            amount_max, label = 0, None
+            if "insurance" in legal and rules.insurance is InsuranceRule.UP_TO_HALF:
+                amount_max, label = min(part.bet // 2, part.stack), "Insurance stake"
+            elif "double" in legal and rules.double_for_less:
+                amount_max, label = min(part.hands[hand].bet, part.stack), "Double for"
+            controls.append(Control(number, hand, actions, amount_max=amount_max, amount_label=label))
+    return controls
+
+
+def _ordered(legal: tuple[str, ...]) -> list[str]:
+    order = list(ACTION_LABELS)
+    return sorted(legal, key=order.index)
+
+
+def _log(engine: EngineRound, names: dict[int, str]) -> list[str]:
+    lines: list[str] = []
+    dealer_cards = 0
+    awaits_card = False  # the last line was a hit, double or split: its card joins it
+    for event in engine.events:
+        if event.kind is EventKind.DEAL_CARD:
+            if event.seat is None:
+                dealer_cards += 1
+                if dealer_cards == 1:
+                    lines.append(f"Dealer shows {CardView(event.card).label}.")
+                    continue
+            elif awaits_card:
+                lines[-1] = f"{lines[-1][:-1]}: {CardView(event.card).label}."
+                awaits_card = False
+                continue
+        line = describe(event, names)
+        if line:
+            lines.append(line)
+            awaits_card = event.kind in (EventKind.HIT, EventKind.DOUBLE, EventKind.SPLIT)
+    return lines[-14:]
+
+
+def _who(seat: int | None, names: dict[int, str]) -> str:
+    return names.get(seat, f"Seat {seat}") if seat is not None else "Dealer"
+
+
+def describe(event: Event, names: dict[int, str]) -> str | None:
+    """One event in words, or None for events the log leaves out. Never names a hidden card."""
+    who = _who(event.seat, names)
+    by_timer = " (time ran out)" if event.actor == "timer" else ""
+    kind = event.kind
+    if kind is EventKind.BET:
+        return f"{who} bets {-event.chips}."
+    if kind is EventKind.PASS:
+        return f"{who} passes."
+    if kind is EventKind.LEFT_OUT:
+        return f"{who} missed the betting window."
+    if kind is EventKind.DEAL_CARD:
+        if event.seat is None:
+            return f"Dealer {'draws' if event.face_up else 'takes the hole card'}{'' if not event.face_up else ' ' + CardView(event.card).label}."
+        return None
+    if kind is EventKind.INSURANCE_TAKEN:
+        return f"{who} takes insurance for {-event.chips}."
+    if kind is EventKind.INSURANCE_DECLINED:
+        return f"{who} declines insurance{by_timer}."
+    if kind is EventKind.PEEK:
+        return "Dealer checks for blackjack: " + ("blackjack!" if event.outcome == "blackjack" else "no blackjack.")
+    if kind in (EventKind.HIT, EventKind.STAND, EventKind.SPLIT, EventKind.SURRENDER):
+        verb = {EventKind.HIT: "hits", EventKind.STAND: "stands", EventKind.SPLIT: "splits", EventKind.SURRENDER: "surrenders"}[kind]
+        return f"{who} {verb}{by_timer}."
+    if kind is EventKind.DOUBLE:
+        return f"{who} doubles for {-event.chips}."
+    if kind is EventKind.HOLE_CARD_REVEALED:
+        return f"Dealer turns the hole card: {CardView(event.card).label}."
+    if kind is EventKind.SHOE_RESHUFFLED:
+        return "The deck ran out: the cards not on the table are reshuffled."
+    if kind is EventKind.INSURANCE_SETTLED:
+        return f"{who}'s insurance {'pays ' + str(event.chips) if event.chips else 'loses'}."
+    if kind is EventKind.SETTLE:
+        outcome = event.outcome or ""
+        paid = f", {event.chips} back" if event.chips else ""
+        return f"{who}, hand {event.hand + 1}: {outcome}{paid}."
+    if kind is EventKind.ROUND_SETTLED:
+        return "Round over."
+    return None

@@ -1,0 +1,11 @@
+from django.urls import path
+
+from tables import views
+
+urlpatterns = [
+    path("", views.table_list, name="lobby"),
+    path("solo/", views.play_solo, name="play_solo"),
+    path("rocket/", views.create_rocket_table, name="create_rocket_table"),
+    path("<int:table_id>/", views.table_detail, name="table"),
+    path("<int:table_id>/rounds/", views.table_rounds, name="table_rounds"),
+]
