@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from django.conf import settings
 from django.db.models import QuerySet
 
-from accounts.models import User
+from accounts.models import AccountKind, LedgerAccount, User
 from tables import rounds
 from tables.engine import InsuranceRule
 from tables.engine import Event, EventKind, Phase, Round as EngineRound, SeatStatus
@@ -133,6 +133,7 @@ class TableView:
     commitment: str | None
     rules: list[str]
     default_buy_in: int
+    bankroll: int | None
 
 
 def build(table_id: int, viewer: User | None) -> TableView:
@@ -171,6 +172,17 @@ def build(table_id: int, viewer: User | None) -> TableView:
         commitment=round_row.shoe.commitment if round_row is not None else None,
         rules=rounds.rules_of(table).describe(),
         default_buy_in=settings.DEFAULT_BUY_IN_CHIPS,
+        bankroll=_bankroll(viewer_id),
+    )
+
+
+def _bankroll(viewer_id: int | None) -> int | None:
+    if viewer_id is None:
+        return None
+    return (
+        LedgerAccount.objects.filter(kind=AccountKind.BANKROLL, user_id=viewer_id)
+        .values_list("balance", flat=True)
+        .first()
     )
 
 

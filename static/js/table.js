@@ -39,6 +39,33 @@
     }
   });
 
+  // A frame re-renders the controls whenever anyone acts. Keep what this
+  // player was typing (a bet, a buy-in) and where the keyboard focus was.
+  var kept = {};
+  var focused = null;
+  document.addEventListener("input", function (event) {
+    if (event.target.id) event.target.dataset.dirty = "1";
+  });
+  document.addEventListener("htmx:wsBeforeMessage", function () {
+    kept = {};
+    document.querySelectorAll("input[data-dirty]").forEach(function (el) { kept[el.id] = el.value; });
+    focused = document.activeElement && document.activeElement.id ? document.activeElement.id : null;
+  });
+  document.addEventListener("htmx:wsAfterMessage", function () {
+    Object.keys(kept).forEach(function (id) {
+      var el = document.getElementById(id);
+      if (!el) return;
+      var value = Number(kept[id]);
+      if (el.max !== "" && value > Number(el.max)) value = Number(el.max);
+      if (el.min !== "" && value < Number(el.min)) value = Number(el.min);
+      el.value = String(value);
+      el.dataset.dirty = "1";
+      var slider = document.querySelector('[data-mirror="' + id + '"]');
+      if (slider) slider.value = el.value;
+    });
+    if (focused && document.getElementById(focused)) document.getElementById(focused).focus();
+  });
+
   function connection(state) {
     document.body.dataset.connection = state;
   }
