@@ -101,13 +101,15 @@ def _credit(account: LedgerAccount, amount: int) -> None:
 
 
 def _system_account(kind: AccountKind, label: str) -> LedgerAccount:
+    account = LedgerAccount.objects.filter(kind=kind).first()
+    if account is not None:
+        return account
     try:
         with transaction.atomic():
-            account, _ = LedgerAccount.objects.get_or_create(kind=kind, defaults={"label": label})
+            return LedgerAccount.objects.create(kind=kind, label=label)
     except IntegrityError:
         # Another process created it between our read and our insert.
-        account = LedgerAccount.objects.get(kind=kind)
-    return account
+        return LedgerAccount.objects.get(kind=kind)
 
 
 def house_account() -> LedgerAccount:

@@ -1,0 +1,26 @@
+"""The blackjack engine: pure Python, deterministic, no Django (DESIGN.md "The engine")."""
+
+from __future__ import annotations
+
+from .cards import DECK, RANKS, SUITS, VALUE, parse_card
+from .errors import ErrorCode, IllegalAction
+from .events import Actor, Event, EventKind
+from .hand import Hand, hand_total, hand_value, is_natural
+from .round import Round
+from .rules import PROFILES, InsuranceRule, RuleSet, SplitAces, SplitBy, Surrender
+from .shoe import Shoe, derive_seed
+from .state import InsuranceStatus, Phase, SeatStatus
+from .strategy import basic_strategy
+from .views import DealerResult, HandResult, RoundResult, SeatResult
+
+__all__ = [
+    "DECK", "RANKS", "SUITS", "VALUE", "parse_card",
+    "ErrorCode", "IllegalAction",
+    "Actor", "Event", "EventKind",
+    "Hand", "hand_total", "hand_value", "is_natural",
+    "Round", "Phase", "SeatStatus", "InsuranceStatus",
+    "PROFILES", "InsuranceRule", "RuleSet", "SplitAces", "SplitBy", "Surrender",
+    "Shoe", "derive_seed",
+    "basic_strategy",
+    "DealerResult", "HandResult", "RoundResult", "SeatResult",
+]

@@ -1,0 +1,28 @@
+"""The one exception the engine raises for a refused action."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+
+class ErrorCode(StrEnum):
+    """Why an action was refused (the codes of scenarios/FORMAT.md)."""
+
+    ILLEGAL_ACTION = "illegal_action"
+    OUT_OF_TURN = "out_of_turn"
+    BAD_AMOUNT = "bad_amount"
+    INCOMPLETE = "incomplete"
+    EXTRA_ACTION = "extra_action"
+    SHOE_EXHAUSTED = "shoe_exhausted"
+
+
+class IllegalAction(Exception):
+    """An action the rules refuse; ``message`` is a sentence for the player."""
+
+    def __init__(self, code: ErrorCode | str, message: str) -> None:
+        super().__init__(message)
+        self.code = ErrorCode(code)
+        self.message = message
+
+    def __repr__(self) -> str:
+        return f"IllegalAction({self.code.value!r}, {self.message!r})"

@@ -1,0 +1,253 @@
+"""The shoe: a deterministic card order from a 256-bit seed.
+
+Algorithm (docs/engine.md has the full text and a worked example):
+
+1. The canonical shoe is ``decks`` copies of ``DECK`` (suits S, H, D, C; ranks
+   A..K within a suit), positions ``0 .. 52*decks - 1``.
+2. A byte stream is the concatenation of ``HMAC-SHA256(key=seed,
+   msg=uint64_be(k))`` for ``k = 0, 1, 2, ...``.
+3. ``randbelow(n)``: 0 when ``n == 1`` (no bytes used); otherwise take
+   ``b = bit_length(n - 1)`` bits: read ``ceil(b / 8)`` bytes big-endian, keep
+   the low ``b`` bits, and reject and read again while the value is ``>= n``
+   (rejection sampling: exactly uniform, no modulo bias).
+4. Forward Fisher-Yates: for ``i = 0, 1, ..., size - 1`` swap position ``i``
+   with ``i + randbelow(size - i)``; the card dealt ``i``-th is the one that
+   lands on position ``i``. Step ``i`` fixes position ``i`` for good, so the
+   shoe draws lazily: only as many steps as cards dealt.
+5. Should a seeded shoe run out mid-round (RULES.md, rocket-academy), the
+   cards not on the table are taken in canonical order and shuffled the same
+   way with the key ``HMAC-SHA256(seed, b"reshuffle" + uint64_be(r))`` for the
+   ``r``-th such reshuffle (r = 1, 2, ...).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from collections import Counter
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+from .cards import DECK, VALUE
+from .errors import ErrorCode, IllegalAction
+
+if TYPE_CHECKING:
+    from .rules import RuleSet
+
+SEED_BYTES = 32
+
+
+def hmac_block(key: bytes, counter: int) -> bytes:
+    """Block ``counter`` of the byte stream keyed by ``key``."""
+    return hmac.digest(key, counter.to_bytes(8, "big"), "sha256")
+
+
+def derive_seed(seed: bytes, label: bytes, index: int = 0) -> bytes:
+    """A 256-bit sub-seed: ``HMAC-SHA256(seed, label + uint64_be(index))``."""
+    return hmac.digest(seed, label + index.to_bytes(8, "big"), "sha256")
+
+
+def canonical_shoe(decks: int) -> tuple[str, ...]:
+    return DECK * decks
+
+
+class _Stream:
+    """The HMAC-SHA256 byte stream and uniform integers drawn from it."""
+
+    __slots__ = ("key", "counter", "buffer", "offset")
+
+    def __init__(self, key: bytes) -> None:
+        self.key = key
+        self.counter = 0
+        self.buffer = b""
+        self.offset = 0
+
+    def randbelow(self, n: int) -> int:
+        """A uniform integer in [0, n): rejection sampling over the low bits of big-endian bytes."""
+        if n == 1:
+            return 0
+        bits = (n - 1).bit_length()
+        count = (bits + 7) >> 3
+        mask = (1 << bits) - 1
+        buffer = self.buffer
+        offset = self.offset
+        while True:
+            end = offset + count
+            if end > len(buffer):
+                buffer = buffer[offset:] + hmac_block(self.key, self.counter)
+                self.counter += 1
+                offset = 0
+                end = count
+            if count == 1:
+                value = buffer[offset] & mask
+            elif count == 2:
+                value = ((buffer[offset] << 8) | buffer[offset + 1]) & mask
+            else:
+                value = int.from_bytes(buffer[offset:end], "big") & mask
+            offset = end
+            if value < n:
+                self.buffer = buffer
+                self.offset = offset
+                return value
+
+
+class Shoe:
+    """Cards to deal, from a seed (``from_seed``/``new``) or a fixed list (``stacked``)."""
+
+    __slots__ = (
+        "seed", "decks", "is_stacked", "_cards", "_size", "_position", "_displaced",
+        "_stream", "reshuffles", "dealt",
+    )
+
+    def __init__(self, *, seed: bytes | None, decks: int, cards: tuple[str, ...], stacked: bool) -> None:
+        self.seed = seed
+        self.decks = decks
+        self.is_stacked = stacked
+        self._cards = cards
+        self._size = len(cards)
+        self._position = 0
+        self._displaced: dict[int, int] = {}
+        self._stream = _Stream(seed) if seed is not None else None
+        self.reshuffles = 0
+        #: Cards dealt since the shoe was built, across mid-round reshuffles.
+        self.dealt = 0
+
+    # -- construction ---------------------------------------------------------------
+
+    @classmethod
+    def from_seed(cls, seed: bytes, decks: int) -> Shoe:
+        if not isinstance(seed, bytes) or len(seed) != SEED_BYTES:
+            raise ValueError(f"a shoe seed is {SEED_BYTES} bytes")
+        if not isinstance(decks, int) or decks < 1:
+            raise ValueError("a shoe holds at least one deck")
+        return cls(seed=seed, decks=decks, cards=canonical_shoe(decks), stacked=False)
+
+    @classmethod
+    def new(cls, decks: int) -> Shoe:
+        """A shoe from a fresh secret seed (production)."""
+        return cls.from_seed(secrets.token_bytes(SEED_BYTES), decks)
+
+    @classmethod
+    def stacked(cls, cards: Iterable[str], decks: int = 1) -> Shoe:
+        """A rigged shoe dealing exactly ``cards`` in order; running out is ``shoe_exhausted``."""
+        cards = tuple(cards)
+        for card in cards:
+            if card not in VALUE:
+                raise ValueError(f"{card!r} is not a card")
+        return cls(seed=None, decks=decks, cards=cards, stacked=True)
+
+    # -- dealing --------------------------------------------------------------------
+
+    @property
+    def cards_left(self) -> int:
+        return self._size - self._position
+
+    @property
+    def commitment(self) -> str:
+        """``sha256(seed)`` in hex: published before the round, checked after it."""
+        if self.seed is None:
+            return hashlib.sha256(",".join(self._cards).encode()).hexdigest()
+        return hashlib.sha256(self.seed).hexdigest()
+
+    def draw(self) -> str:
+        position = self._position
+        size = self._size
+        if position >= size:
+            raise IllegalAction(ErrorCode.SHOE_EXHAUSTED, "The shoe has run out of cards.")
+        self._position = position + 1
+        self.dealt += 1
+        if self.is_stacked:
+            return self._cards[position]
+        swap = position + self._stream.randbelow(size - position)
+        displaced = self._displaced
+        here = displaced.pop(position, position)
+        if swap != position:
+            here, displaced[swap] = displaced.get(swap, swap), here
+        return self._cards[here]
+
+    def order(self) -> list[str]:
+        """The whole order of the current shuffle, eagerly (for checks; deals nothing)."""
+        if self.is_stacked:
+            return list(self._cards)
+        stream = _Stream(self._segment_key())
+        cards = list(self._cards)
+        size = len(cards)
+        for i in range(size):
+            j = i + stream.randbelow(size - i)
+            cards[i], cards[j] = cards[j], cards[i]
+        return cards
+
+    def _segment_key(self) -> bytes:
+        assert self.seed is not None
+        if self.reshuffles == 0:
+            return self.seed
+        return derive_seed(self.seed, b"reshuffle", self.reshuffles)
+
+    def reshuffle_remaining(self, on_table: Iterable[str]) -> None:
+        """Shuffle every card not on the table into a new order and deal on (RULES.md)."""
+        if self.is_stacked:
+            raise IllegalAction(ErrorCode.SHOE_EXHAUSTED, "The shoe has run out of cards.")
+        missing = Counter(on_table)
+        cards = []
+        for card in canonical_shoe(self.decks):
+            if missing[card]:
+                missing[card] -= 1
+            else:
+                cards.append(card)
+        if not cards:
+            raise IllegalAction(ErrorCode.SHOE_EXHAUSTED, "Every card of the shoe is on the table.")
+        self.reshuffles += 1
+        self._cards = tuple(cards)
+        self._size = len(cards)
+        self._position = 0
+        self._displaced = {}
+        self._stream = _Stream(self._segment_key())
+
+    def needs_reshuffle(self, rules: RuleSet) -> bool:
+        """Whether the next round must start from a new shoe (RULES.md "shuffle")."""
+        if self.is_stacked:
+            return False
+        if self.reshuffles:
+            return True
+        cut = rules.cut_card(self.decks * 52)
+        if cut is None:
+            return self.dealt > 0
+        return self.dealt >= cut
+
+    # -- JSON -----------------------------------------------------------------------
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "seed": None if self.seed is None else self.seed.hex(),
+            "decks": self.decks,
+            "position": self._position,
+            "dealt": self.dealt,
+            "reshuffles": self.reshuffles,
+        }
+        if self.is_stacked or self.reshuffles:
+            data["cards"] = list(self._cards)
+        return data
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Shoe:
+        decks = data["decks"]
+        if data["seed"] is None:
+            shoe = cls.stacked(data["cards"], decks)
+            shoe._position = data["position"]
+        else:
+            shoe = cls.from_seed(bytes.fromhex(data["seed"]), decks)
+            if data["reshuffles"]:
+                shoe.reshuffles = data["reshuffles"]
+                shoe._cards = tuple(data["cards"])
+                shoe._size = len(shoe._cards)
+                shoe._stream = _Stream(shoe._segment_key())
+            # Replaying the draws rebuilds the lazy state exactly.
+            for _ in range(data["position"]):
+                shoe.draw()
+        shoe.dealt = data["dealt"]
+        return shoe
+
+    def __repr__(self) -> str:
+        kind = "stacked" if self.is_stacked else f"seeded {self.commitment[:12]}"
+        return f"Shoe({kind}, decks={self.decks}, dealt={self.dealt}, left={self.cards_left})"

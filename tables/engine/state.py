@@ -1,0 +1,52 @@
+"""The round's phases and a seat's part in one round: its stack, bet, insurance and hands."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from .hand import Hand
+
+
+class Phase(StrEnum):
+    BETTING = "betting"
+    DEALING = "dealing"  # passed through, never rested in
+    INSURANCE = "insurance"
+    PLAYERS = "players"
+    DEALER = "dealer"  # passed through, never rested in
+    SETTLED = "settled"
+
+
+class SeatStatus(StrEnum):
+    WAITING = "waiting"  # has not answered the betting window yet
+    BETTING = "betting"
+    PASSED = "passed"
+    LEFT_OUT = "left_out"  # silent until the betting window closed
+
+
+class InsuranceStatus(StrEnum):
+    NOT_OFFERED = "not_offered"
+    PENDING = "pending"
+    TAKEN = "taken"
+    DECLINED = "declined"
+
+
+class Seat:
+    __slots__ = ("number", "stack_before", "stack", "status", "bet", "insurance", "insurance_status", "hands")
+
+    def __init__(self, number: int, stack: int) -> None:
+        self.number = number
+        self.stack_before = stack
+        self.stack = stack
+        self.status = SeatStatus.WAITING
+        #: The original bet (RULES.md: OBO).
+        self.bet = 0
+        self.insurance = 0
+        self.insurance_status = InsuranceStatus.NOT_OFFERED
+        self.hands: list[Hand] = []
+
+    @property
+    def net(self) -> int:
+        return self.stack - self.stack_before
+
+    def __repr__(self) -> str:
+        return f"Seat({self.number}, stack={self.stack}, bet={self.bet}, hands={self.hands})"

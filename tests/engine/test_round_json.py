@@ -1,0 +1,40 @@
+from __future__ import annotations
+
+import json
+
+from tables.engine import PROFILES, Round, Shoe
+from tables.engine.shoe import derive_seed
+
+from .rigged import rigged
+
+
+def roundtrip(round_: Round) -> Round:
+    copy = Round.from_json(json.loads(json.dumps(round_.to_json())))
+    assert copy.to_json() == round_.to_json()
+    assert copy.events == round_.events
+    return copy
+
+
+def test_a_round_resumes_from_json_at_every_resting_phase():
+    round_ = Round.new(rules=PROFILES["internet-6"], shoe=Shoe.from_seed(derive_seed(b"\0" * 32, b"j"), 6),
+                       seats={1: 100, 2: 50}, min_bet=2, max_bet=40)
+    roundtrip(round_)
+    round_.bet(1, 10)
+    roundtrip(round_)
+    round_.bet(2, 20)
+    copy = roundtrip(round_)
+    while round_.to_act():
+        seat, hand = round_.to_act()
+        round_.stand(seat, hand)
+        copy.stand(seat, hand)
+        assert copy.to_json() == round_.to_json()
+    roundtrip(round_)
+
+
+def test_a_resumed_round_deals_the_same_next_card():
+    round_ = rigged("internet-6", "8H 7D 8S 9C 8D 8C 2C 3C")
+    round_.split(1)
+    copy = roundtrip(round_)
+    round_.split(1, 0)
+    copy.split(1, 0)
+    assert copy.to_json() == round_.to_json()

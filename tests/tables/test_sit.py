@@ -1,0 +1,130 @@
+import pytest
+
+from accounts import ledger
+from accounts.models import TransferKind
+from tables import lobby, services
+from tables.models import RuleProfile, Seat, Table
+from tests.tables.conftest import make_table
+
+pytestmark = pytest.mark.django_db
+
+
+def seat(table: Table, number: int) -> Seat:
+    return Seat.objects.select_related("account", "player").get(table=table, number=number)
+
+
+def test_it_buys_in_100_chips_by_default(multi_table, alice):
+    services.do_sit(multi_table.pk, alice, 2)
+    taken = seat(multi_table, 2)
+    assert taken.player == alice
+    assert taken.account.balance == 100
+    assert ledger.bankroll_of(alice).balance == 900
+    assert taken.account.incoming.get().kind == TransferKind.BUY_IN
+
+
+def test_the_player_chooses_the_buy_in(multi_table, alice):
+    services.do_sit(multi_table.pk, alice, 1, buy_in=250)
+    assert seat(multi_table, 1).account.balance == 250
+
+
+def test_it_refuses_a_buy_in_over_the_bankroll_and_changes_nothing(multi_table, alice):
+    with pytest.raises(services.TableError, match="fewer than 1001 chips"):
+        services.do_sit(multi_table.pk, alice, 1, buy_in=1001)
+    assert seat(multi_table, 1).player is None
+    assert ledger.bankroll_of(alice).balance == 1000
+
+
+def test_it_refuses_a_buy_in_under_the_minimum_bet(alice):
+    table = make_table(RuleProfile.ATLANTIC_CITY_MULTI, min_bet=25)
+    with pytest.raises(services.TableError, match="at least the minimum bet, 25 chips"):
+        services.do_sit(table.pk, alice, 1, buy_in=10)
+
+
+def test_it_refuses_a_taken_seat(multi_table, alice, bob):
+    services.do_sit(multi_table.pk, alice, 1)
+    with pytest.raises(services.TableError) as refused:
+        services.do_sit(multi_table.pk, bob, 1)
+    assert refused.value.code == "seat_taken"
+    assert ledger.bankroll_of(bob).balance == 1000
+
+
+def test_one_seat_per_player_except_at_rocket_academy(multi_table, alice):
+    services.do_sit(multi_table.pk, alice, 1)
+    with pytest.raises(services.TableError, match="already have a seat"):
+        services.do_sit(multi_table.pk, alice, 2)
+    rocket = make_table(RuleProfile.ROCKET_ACADEMY)
+    services.do_sit(rocket.pk, alice, 1)
+    services.do_sit(rocket.pk, alice, 3)
+    assert list(rocket.seats.filter(player=alice).values_list("number", flat=True)) == [1, 3]
+
+
+def test_a_private_table_is_for_its_owner(alice, bob):
+    table = lobby.solo_table_for(alice)
+    with pytest.raises(services.TableError, match="private"):
+        services.do_sit(table.pk, bob, 1)
+
+
+def test_sitting_at_an_idle_solo_table_opens_the_betting_window_at_once(solo_table, alice, rig):
+    rig([])
+    services.do_sit(solo_table.pk, alice, 1)
+    solo_table.refresh_from_db()
+    assert solo_table.current_round.phase == "betting"
+    assert solo_table.deadline is None  # RULES.md: timers are for tables with more than one seat
+
+
+def test_sitting_at_an_idle_shared_table_opens_the_window_after_the_pause(multi_table, alice, rig):
+    rig([])
+    services.do_sit(multi_table.pk, alice, 1)
+    multi_table.refresh_from_db()
+    assert multi_table.current_round is None
+    assert multi_table.deadline is not None
+
+
+def test_a_player_who_sits_during_a_round_waits_for_the_next_window(multi_table, alice, bob, rig):
+    from tests.tables.conftest import open_next_window
+
+    rig(["TS", "9H", "9C", "8D"])
+    services.do_sit(multi_table.pk, alice, 1)
+    open_next_window(multi_table)
+    services.do_sit(multi_table.pk, bob, 2)
+    multi_table.refresh_from_db()
+    from tables import rounds
+
+    assert set(rounds.load(multi_table.current_round).seats) == {1}
+
+
+def test_the_race_for_the_last_seat_has_one_winner(alice, bob):
+    """Two players press Sit here on the same seat: the table lock lets one through."""
+    import threading
+
+    from django.db import connection
+
+    table = make_table(RuleProfile.ATLANTIC_CITY)
+    results: dict[str, object] = {}
+    barrier = threading.Barrier(2)
+
+    def sit(player):
+        try:
+            barrier.wait()
+            services.do_sit(table.pk, player, 1)
+            results[player.username] = "seated"
+        except services.TableError as error:
+            results[player.username] = error.code
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=sit, args=(p,)) for p in (alice, bob)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+    assert sorted(results.values()) == ["seat_taken", "seated"]
+    winner = seat(table, 1).player.username
+    assert results[winner] == "seated"
+    loser = "bob" if winner == "alice" else "alice"
+    assert ledger.bankroll_of(bob if loser == "bob" else alice).balance == 1000
+
+
+test_the_race_for_the_last_seat_has_one_winner = pytest.mark.django_db(transaction=True)(
+    test_the_race_for_the_last_seat_has_one_winner
+)
