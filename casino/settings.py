@@ -7,6 +7,8 @@ ALLOWED_HOSTS, DATABASE_URL and REDIS_URL (see README.md and docs/deploy.md).
 
 from __future__ import annotations
 
+import os
+import tempfile
 from pathlib import Path
 
 import dj_database_url
@@ -95,8 +97,8 @@ _database = dj_database_url.parse(DATABASE_URL, conn_health_checks=True)
 if _database["ENGINE"] == "django.db.backends.sqlite3":
     _database["OPTIONS"] = dict(_SQLITE_OPTIONS)
     # A file, not :memory:, so a live daphne started by the browser tests
-    # sees what the test wrote.
-    _database["TEST"] = {"NAME": str(BASE_DIR / ".test-db.sqlite3")}
+    # sees what the test wrote; one per process, so two test runs never share it.
+    _database["TEST"] = {"NAME": str(Path(tempfile.gettempdir()) / f"casino-test-{os.getpid()}.sqlite3")}
 else:
     _database["CONN_MAX_AGE"] = env_int("CONN_MAX_AGE", 60, minimum=0)
 DATABASES = {"default": _database}

@@ -8,7 +8,6 @@ seat, their buttons) as htmx out-of-band swaps.
 
 from __future__ import annotations
 
-import json
 import logging
 from typing import Any
 
@@ -16,18 +15,13 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 from tables import broadcast, clock, frames, services
+from tables.actions import BadMessage, dispatch, parse
 from tables.models import Table
 
 log = logging.getLogger(__name__)
 
-# Our frames are a handful of form fields; anything bigger is not from our page.
-MAX_FRAME_BYTES = 4096
 CLOSE_FORBIDDEN = 4403
 CLOSE_NOT_FOUND = 4404
-
-
-class BadMessage(Exception):
-    pass
 
 
 class TableConsumer(AsyncWebsocketConsumer):
@@ -95,56 +89,3 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         self.rendered_version = max(version, self.rendered_version)
         await self.send(text_data=html)
-
-
-def parse(text_data: str | None, bytes_data: bytes | None) -> dict[str, Any]:
-    if text_data is None:
-        raise BadMessage("The table only understands its own buttons.")
-    if len(text_data.encode()) > MAX_FRAME_BYTES:
-        raise BadMessage("That message is too large.")
-    try:
-        message = json.loads(text_data)
-    except ValueError:
-        raise BadMessage("That message could not be read.") from None
-    if not isinstance(message, dict):
-        raise BadMessage("That message could not be read.")
-    return message
-
-
-def _number(message: dict[str, Any], key: str, what: str, *, required: bool = True) -> int | None:
-    raw = message.get(key)
-    if raw is None or raw == "":
-        if required:
-            raise services.TableError(f"Say which {what}.", "bad_request")
-        return None
-    text = str(raw).strip()
-    if isinstance(raw, bool) or not text.isdigit() or len(text) > 12:
-        raise services.TableError(f"The {what} must be a whole number, not “{str(raw)[:20]}”.", "bad_amount")
-    return int(text)
-
-
-def dispatch(table_id: int, user, message: dict[str, Any]) -> services.Change:
-    """One message to one service call."""
-    action = message.get("action")
-    if not isinstance(action, str):
-        raise services.TableError("Press one of the table's buttons.", "unknown_action")
-    if not getattr(user, "is_authenticated", False):
-        raise services.TableError("Sign in to play.", "anonymous")
-    seat = _number(message, "seat", "seat")
-    if action == "sit":
-        return services.do_sit(table_id, user, seat, _number(message, "buy_in", "buy-in", required=False))
-    if action == "leave":
-        return services.do_leave(table_id, user, seat)
-    if action == "change_seat":
-        return services.do_change_seat(table_id, user, seat, _number(message, "to_seat", "new seat"))
-    if action not in services.ACTIONS:
-        raise services.TableError(f"“{action[:20]}” is not something you can do at this table.", "unknown_action")
-    return services.do_act(
-        table_id,
-        user,
-        action,
-        seat=seat,
-        version=_number(message, "version", "version"),
-        hand=_number(message, "hand", "hand", required=False) or 0,
-        amount=_number(message, "amount", "amount", required=action == "bet"),
-    )

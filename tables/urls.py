@@ -8,4 +8,5 @@ urlpatterns = [
     path("rocket/", views.create_rocket_table, name="create_rocket_table"),
     path("<int:table_id>/", views.table_detail, name="table"),
     path("<int:table_id>/rounds/", views.table_rounds, name="table_rounds"),
+    path("<int:table_id>/action/", views.table_action, name="table_action"),
 ]

@@ -1,12 +1,14 @@
 from __future__ import annotations
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db.models import Count, Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
-from tables import lobby, presenter
+from tables import lobby, presenter, services
+from tables.actions import dispatch
 from tables.forms import RocketTableForm
 from tables.models import RoundPhase, Table
 
@@ -67,3 +69,16 @@ def table_rounds(request: HttpRequest, table_id: int) -> HttpResponse:
         raise Http404("No such table.")
     recent = table.rounds.filter(phase=RoundPhase.SETTLED).order_by("-id")[:10]
     return render(request, "tables/rounds.html", {"table": table, "rounds": [lobby.summarise(r) for r in recent]})
+
+
+@require_POST
+def table_action(request: HttpRequest, table_id: int) -> HttpResponse:
+    """The table's buttons without JavaScript: the same action as over the websocket, then back."""
+    table = get_object_or_404(Table, pk=table_id)
+    if table.owner_id is not None and table.owner_id != request.user.pk:
+        raise Http404("No such table.")
+    try:
+        dispatch(table.pk, request.user, request.POST)
+    except services.TableError as error:
+        messages.error(request, error.message)
+    return redirect("table", table_id=table.pk)

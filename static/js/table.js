@@ -64,12 +64,17 @@
       if (slider) slider.value = el.value;
     });
     if (focused && document.getElementById(focused)) document.getElementById(focused).focus();
+    // The page now shows the table as the server last sent it.
+    document.body.dataset.synced = String(Number(document.body.dataset.synced || 0) + 1);
   });
 
   function connection(state) {
     document.body.dataset.connection = state;
   }
   document.addEventListener("htmx:wsOpen", function () { connection("open"); });
-  document.addEventListener("htmx:wsClose", function () { connection("closed"); });
+  document.addEventListener("htmx:wsClose", function () {
+    connection("closed");
+    delete document.body.dataset.synced;
+  });
   document.addEventListener("htmx:wsError", function () { connection("closed"); });
 })();

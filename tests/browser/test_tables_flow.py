@@ -31,10 +31,21 @@ def sign_up(browser, base: str, username: str) -> Page:
 
 
 def sit(page: Page, seat: int, buy_in: int = 100) -> None:
+    # The websocket is up and its first frame is on the page.
+    expect(page.locator('body[data-connection="open"][data-synced]')).to_have_count(1)
     seat_box = page.locator(f"#seat-{seat}")
     seat_box.get_by_label("Buy-in").fill(str(buy_in))
     seat_box.get_by_role("button", name="Sit here").click()
     expect(page.locator(f"#seat-{seat}").get_by_role("button", name="Leave table")).to_be_visible()
+
+
+def open_window_now(table: Table, page: Page) -> None:
+    """Skip the pause before the betting window: make it overdue, and reconnect, which settles it."""
+    from django.utils import timezone
+
+    Table.objects.filter(pk=table.pk).update(deadline=timezone.now())
+    page.reload()
+    expect(page.locator('body[data-connection="open"][data-synced]')).to_have_count(1)
 
 
 def bet(page: Page, amount: int, seat: int | None = None) -> None:
@@ -70,7 +81,7 @@ def seat_cards(page: Page, seat: int) -> list[str]:
 
 def test_two_players_play_an_atlantic_city_multi_round_and_see_each_other(live_daphne, browser, screenshot):
     table = Table.objects.create(
-        name="Boardwalk", profile=RuleProfile.ATLANTIC_CITY_MULTI, seat_count=5, min_bet=5, max_bet=100, pause_seconds=3
+        name="Boardwalk", profile=RuleProfile.ATLANTIC_CITY_MULTI, seat_count=5, min_bet=5, max_bet=100, pause_seconds=60
     )
     alice = sign_up(browser, live_daphne, "alice")
     bob = sign_up(browser, live_daphne, "bob")
@@ -80,6 +91,7 @@ def test_two_players_play_an_atlantic_city_multi_round_and_see_each_other(live_d
     expect(bob.locator("#seat-1")).to_contain_text("alice")  # live, without a reload
     sit(bob, 3)
     expect(alice.locator("#seat-3")).to_contain_text("bob")
+    open_window_now(table, alice)
 
     bet(alice, 10)
     bet(bob, 20)
@@ -112,9 +124,10 @@ def test_one_player_plays_two_seats_at_a_rocket_academy_table(live_daphne, brows
     page.get_by_label("Seats").fill("3")
     page.get_by_role("button", name="Create table").click()
     expect(page).to_have_url(re.compile(r"/tables/\d+/$"))
-    Table.objects.filter(profile=RuleProfile.ROCKET_ACADEMY).update(pause_seconds=1)
+    table = Table.objects.get(profile=RuleProfile.ROCKET_ACADEMY)
     sit(page, 1)
     sit(page, 2)
+    open_window_now(table, page)
     bet(page, 10, seat=1)
     bet(page, 15, seat=2)
     expect(page.locator("#seat-2 .card")).to_have_count(2, timeout=10_000)
