@@ -33,11 +33,13 @@ run: migrate
 
 # The suite runs on the defaults (SQLite, in-memory channel layer); when
 # DATABASE_URL or REDIS_URL is set it runs a second time on those.
+# CONN_MAX_AGE=0: connections opened in consumers' worker threads close after
+# each call, so PostgreSQL can drop its test database at the end.
 test: install-dev
 	env -u DATABASE_URL -u REDIS_URL $(BIN)/pytest $(PYTEST_ARGS)
 	@if [ -n "$$DATABASE_URL$$REDIS_URL" ]; then \
 		echo "--- again with DATABASE_URL=$$DATABASE_URL REDIS_URL=$$REDIS_URL"; \
-		$(BIN)/pytest $(PYTEST_ARGS); \
+		CONN_MAX_AGE=0 $(BIN)/pytest $(PYTEST_ARGS); \
 	fi
 
 clean:

@@ -8,6 +8,7 @@ that is not exactly what our page sends is refused with a message.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -15,6 +16,7 @@ from tables import services
 
 # Our frames are a handful of form fields; anything bigger is not from our page.
 MAX_FRAME_BYTES = 4096
+_WHOLE_NUMBER = re.compile(r"[0-9]{1,12}")
 
 
 class BadMessage(Exception):
@@ -28,7 +30,7 @@ def parse(text_data: str | None, bytes_data: bytes | None) -> dict[str, Any]:
         raise BadMessage("That message is too large.")
     try:
         message = json.loads(text_data)
-    except ValueError:
+    except (ValueError, RecursionError):
         raise BadMessage("That message could not be read.") from None
     if not isinstance(message, dict):
         raise BadMessage("That message could not be read.")
@@ -42,7 +44,8 @@ def _number(message: Mapping[str, Any], key: str, what: str, *, required: bool =
             raise services.TableError(f"Say which {what}.", "bad_request")
         return None
     text = str(raw).strip()
-    if isinstance(raw, bool) or not text.isdigit() or len(text) > 12:
+    # ASCII digits only: str.isdigit() would let "²" through to int().
+    if isinstance(raw, bool) or not _WHOLE_NUMBER.fullmatch(text):
         raise services.TableError(f"The {what} must be a whole number, not “{str(raw)[:20]}”.", "bad_amount")
     return int(text)
 
@@ -55,12 +58,16 @@ def dispatch(table_id: int, user, message: Mapping[str, Any]) -> services.Change
     if not getattr(user, "is_authenticated", False):
         raise services.TableError("Sign in to play.", "anonymous")
     seat = _number(message, "seat", "seat")
+    # The page sends the version with every form; a plain POST without one still works.
+    version = _number(message, "version", "version", required=action in services.ACTIONS)
     if action == "sit":
-        return services.do_sit(table_id, user, seat, _number(message, "buy_in", "buy-in", required=False))
+        buy_in = _number(message, "buy_in", "buy-in", required=False)
+        return services.do_sit(table_id, user, seat, buy_in, version=version)
     if action == "leave":
-        return services.do_leave(table_id, user, seat)
+        return services.do_leave(table_id, user, seat, version=version)
     if action == "change_seat":
-        return services.do_change_seat(table_id, user, seat, _number(message, "to_seat", "new seat"))
+        to_seat = _number(message, "to_seat", "new seat")
+        return services.do_change_seat(table_id, user, seat, to_seat, version=version)
     if action not in services.ACTIONS:
         raise services.TableError(f"“{action[:20]}” is not something you can do at this table.", "unknown_action")
     return services.do_act(
@@ -68,7 +75,7 @@ def dispatch(table_id: int, user, message: Mapping[str, Any]) -> services.Change
         user,
         action,
         seat=seat,
-        version=_number(message, "version", "version"),
+        version=version,
         hand=_number(message, "hand", "hand", required=False) or 0,
         amount=_number(message, "amount", "amount", required=action == "bet"),
     )

@@ -21,6 +21,10 @@ from django.utils import timezone
 log = logging.getLogger(__name__)
 
 _loop: asyncio.AbstractEventLoop | None = None
+# One timer per table in this process: a newer deadline replaces the older one.
+_timers: dict[int, asyncio.TimerHandle] = {}
+# asyncio may run a callback up to its clock resolution early; fire a little late.
+MARGIN_SECONDS = 0.01
 
 
 def remember_loop() -> None:
@@ -30,34 +34,47 @@ def remember_loop() -> None:
 
 
 def arm(table_id: int, version: int, deadline: dt.datetime | None) -> None:
-    if deadline is None or _loop is None or _loop.is_closed():
+    if _loop is None or _loop.is_closed():
         return
-    delay = max(0.0, (deadline - timezone.now()).total_seconds())
+    # A fresh context: the caller may be a sync thread inside asgiref's
+    # thread-sensitive executor, and a timer inheriting that would deadlock.
+    context = contextvars.Context()
     try:
         running = asyncio.get_running_loop()
     except RuntimeError:
         running = None
-    # A fresh context: the caller may be a sync thread inside asgiref's
-    # thread-sensitive executor, and a timer inheriting that would deadlock.
-    context = contextvars.Context()
     if running is _loop:
-        _loop.call_later(delay, _fire, table_id, version, context=context)
+        _schedule(table_id, version, deadline)
     else:
-        _loop.call_soon_threadsafe(_call_later, delay, table_id, version, context=context)
+        _loop.call_soon_threadsafe(_schedule, table_id, version, deadline, context=context)
 
 
-def _call_later(delay: float, table_id: int, version: int) -> None:
-    asyncio.get_running_loop().call_later(delay, _fire, table_id, version)
+def _schedule(table_id: int, version: int, deadline: dt.datetime | None) -> None:
+    """On the loop: replace the table's timer with one for `deadline` (none if it is None)."""
+    previous = _timers.pop(table_id, None)
+    if previous is not None:
+        previous.cancel()
+    if deadline is None:
+        return
+    delay = max(0.0, (deadline - timezone.now()).total_seconds()) + MARGIN_SECONDS
+    loop = asyncio.get_running_loop()
+    _timers[table_id] = loop.call_later(
+        delay, _fire, table_id, version, deadline, context=contextvars.Context()
+    )
 
 
-def _fire(table_id: int, version: int) -> None:
-    task = asyncio.ensure_future(_expire(table_id, version))
+def _fire(table_id: int, version: int, deadline: dt.datetime) -> None:
+    _timers.pop(table_id, None)
+    task = asyncio.ensure_future(_expire(table_id, version, deadline))
     task.add_done_callback(_log_failure)
 
 
-async def _expire(table_id: int, version: int) -> None:
+async def _expire(table_id: int, version: int, deadline: dt.datetime) -> None:
     from tables import services
 
+    if timezone.now() < deadline:  # early after all: try again at the deadline
+        _schedule(table_id, version, deadline)
+        return
     await database_sync_to_async(services.do_expire)(table_id, version)
 
 

@@ -41,7 +41,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         self.group = broadcast.group_name(self.table_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
-        await database_sync_to_async(services.settle_overdue)(self.table_id)
+        await database_sync_to_async(_settle_overdue)(self.table_id)
         await self.send_table()
 
     def _may_watch(self) -> int | None:
@@ -68,7 +68,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.send_table(notice=notice, force=True)
 
     def _handle(self, message: dict[str, Any]) -> str | None:
-        services.settle_overdue(self.table_id)
+        _settle_overdue(self.table_id)
         try:
             dispatch(self.table_id, self.user, message)
         except services.TableError as error:
@@ -89,3 +89,12 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         self.rendered_version = max(version, self.rendered_version)
         await self.send(text_data=html)
+
+
+def _settle_overdue(table_id: int) -> None:
+    # A failure here must not take the connection (or every connection) down:
+    # the action that follows, or the next timer, gets another chance.
+    try:
+        services.settle_overdue(table_id)
+    except Exception:
+        log.exception("Table %s: settling an overdue deadline failed", table_id)

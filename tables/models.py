@@ -8,6 +8,7 @@ to the current round's state, writes the ledger transfers and bumps
 from __future__ import annotations
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import F, Q
 
@@ -67,10 +68,23 @@ class Table(models.Model):
             models.CheckConstraint(condition=Q(seat_count__gte=1, seat_count__lte=7), name="table_seats_1_to_7"),
             models.CheckConstraint(condition=Q(min_bet__gte=1), name="table_min_bet_at_least_1"),
             models.CheckConstraint(condition=Q(max_bet__gte=F("min_bet")), name="table_max_bet_not_below_min"),
+            models.CheckConstraint(
+                condition=Q(betting_seconds__gte=1, insurance_seconds__gte=1, decision_seconds__gte=1),
+                name="table_timers_at_least_1s",
+            ),
         ]
 
     def __str__(self) -> str:
         return self.name
+
+    def clean(self) -> None:
+        from tables.engine import PROFILES
+
+        rules = PROFILES.get(self.profile)
+        if rules is not None and self.seat_count and self.seat_count > rules.seats:
+            raise ValidationError(
+                {"seat_count": f"A {self.get_profile_display()} table has at most {rules.seats} seat(s)."}
+            )
 
     @property
     def is_private(self) -> bool:
@@ -100,6 +114,9 @@ class Seat(models.Model):
     missed_windows = models.PositiveSmallIntegerField(default=0)
     # Asked to leave during a round: cashed out when the round ends.
     leaving = models.BooleanField(default=False)
+    # The table version at which the seat last changed hands: a sit, leave or
+    # move made against an older version is stale.
+    changed_version = models.PositiveBigIntegerField(default=0)
 
     class Meta:
         ordering = ["table", "number"]

@@ -111,6 +111,10 @@ class Control:
     amount_max: int = 0
     # Where the player picks the amount (internet: insurance 1..bet/2, double for less).
     amount_label: str | None = None
+    # The field's id names the decision (e.g. "double-r12-s3-h0"), so a
+    # stake typed for one decision is never carried into another.
+    amount_id: str = ""
+    note: str = ""
 
 
 @dataclass
@@ -162,7 +166,7 @@ def build(table_id: int, viewer: User | None) -> TableView:
         dealer=dealer,
         dealer_total=dealer_total,
         seats=seat_views,
-        controls=_controls(table, engine, my_seats) if engine is not None else [],
+        controls=_controls(table, engine, my_seats, round_row.number) if engine is not None else [],
         free_seats=free,
         my_seats=my_seats,
         can_sit=can_sit,
@@ -244,7 +248,7 @@ def _dealer(engine: EngineRound | None) -> tuple[list[CardView], int | None]:
     return shown, hand_value(cards[:1])[0]
 
 
-def _controls(table: Table, engine: EngineRound, my_seats: list[int]) -> list[Control]:
+def _controls(table: Table, engine: EngineRound, my_seats: list[int], round_number: int) -> list[Control]:
     controls = []
     for number in my_seats:
         part = engine.seats.get(number)
@@ -262,17 +266,28 @@ def _controls(table: Table, engine: EngineRound, my_seats: list[int]) -> list[Co
         actions = [(ACTION_NAMES.get(a, a), ACTION_LABELS[a], SHORTCUTS[a]) for a in _ordered(legal)]
         if engine.phase is Phase.BETTING:
             top = min(part.stack, table.max_bet)
-            controls.append(
-                Control(number, 0, actions, bet_min=table.min_bet, bet_max=top, bet_default=min(max(table.min_bet, 10), top))
-            )
+            if top < table.min_bet:
+                # Not empty, so no top-up (DESIGN.md: below 1 chip), yet too short to bet.
+                note = (
+                    f"Your stack of {part.stack} is below the minimum bet of {table.min_bet}: "
+                    "pass, or leave the table and buy in again."
+                )
+                passing = [action for action in actions if action[0] == "pass"]
+                controls.append(Control(number, 0, passing, note=note))
+            else:
+                default = min(max(table.min_bet, 10), top)
+                controls.append(Control(number, 0, actions, bet_min=table.min_bet, bet_max=top, bet_default=default))
         else:
             rules = engine.rules
-            amount_max, label = 0, None
+            amount_max, label, kind = 0, None, ""
             if "insurance" in legal and rules.insurance is InsuranceRule.UP_TO_HALF:
-                amount_max, label = min(part.bet // 2, part.stack), "Insurance stake"
+                amount_max, label, kind = min(part.bet // 2, part.stack), "Insurance stake", "insurance"
             elif "double" in legal and rules.double_for_less:
-                amount_max, label = min(part.hands[hand].bet, part.stack), "Double for"
-            controls.append(Control(number, hand, actions, amount_max=amount_max, amount_label=label))
+                amount_max, label, kind = min(part.hands[hand].bet, part.stack), "Double for", "double"
+            amount_id = f"{kind}-r{round_number}-s{number}-h{hand}" if kind else ""
+            controls.append(
+                Control(number, hand, actions, amount_max=amount_max, amount_label=label, amount_id=amount_id)
+            )
     return controls
 
 

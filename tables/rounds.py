@@ -171,13 +171,16 @@ def _finish(table: Table, engine: EngineRound, now: dt.datetime) -> None:
             seat.missed_windows = 0
         seat.save(update_fields=["net", "missed_windows"])
         if seat.leaving or seat.missed_windows >= MAX_MISSED_WINDOWS:
-            stand_up(seat)
+            stand_up(seat, table.version + 1)
     anyone = table.seats.filter(player__isnull=False).exists()
     table.deadline = now + dt.timedelta(seconds=table.pause_seconds) if anyone else None
 
 
-def stand_up(seat: Seat) -> None:
-    """The player leaves: the stack goes back to the bankroll and the seat is free."""
+def stand_up(seat: Seat, version: int) -> None:
+    """The player leaves: the stack goes back to the bankroll and the seat is free.
+
+    `version` is the table version the change will commit as.
+    """
     ledger.cash_out(seat_account=seat.account)
     seat.player = None
     seat.account = None
@@ -185,6 +188,7 @@ def stand_up(seat: Seat) -> None:
     seat.net = 0
     seat.missed_windows = 0
     seat.leaving = False
+    seat.changed_version = version
     seat.save()
 
 
@@ -203,9 +207,15 @@ def decision_key(engine: EngineRound, seat: int, round_number: int) -> str | Non
         return None
     turn = engine.to_act()
     if phase is Phase.PLAYERS and turn is not None and turn[0] == seat:
-        hand = engine.seats[seat].hands[turn[1]]
-        return f"{round_number}:play:{turn[1]}:{len(hand.cards)}"
+        # Every card, split and double of this seat is an event of its own, so
+        # their count moves on with each of its decisions (a split included,
+        # after which hand 0 has two cards again).
+        return f"{round_number}:play:{turn[1]}:{_events_of(engine, seat)}"
     return None
+
+
+def _events_of(engine: EngineRound, seat: int) -> int:
+    return sum(1 for event in engine.events if event.seat == seat)
 
 
 def refresh_decisions(table: Table, round_row: Round | None, engine: EngineRound | None, version: int) -> None:
@@ -239,8 +249,7 @@ def timer_key(engine: EngineRound) -> tuple:
     """What the table's clock is timing: the window, the insurance question, or one decision."""
     if engine.phase is Phase.PLAYERS:
         turn = engine.to_act()
-        hand = engine.seats[turn[0]].hands[turn[1]]
-        return (engine.phase, turn, len(hand.cards))
+        return (engine.phase, turn, _events_of(engine, turn[0]))
     return (engine.phase,)
 
 

@@ -24,6 +24,10 @@ from tables.engine import IllegalAction, Phase
 from tables.models import RuleProfile, Seat, Table
 
 
+# Deadlines one call may settle in a row (a window, then a decision, ...).
+MAX_CATCH_UP = 50
+
+
 class TableError(Exception):
     """A refused request; `message` is for the player, `code` for programs and tests."""
 
@@ -56,7 +60,8 @@ ACTIONS: dict[str, tuple[str, bool, bool]] = {
 
 def _lock(table_id: int) -> Table:
     try:
-        return Table.objects.select_for_update().select_related("current_round").get(pk=table_id)
+        # of=("self",): PostgreSQL locks no row on the nullable side of the join.
+        return Table.objects.select_for_update(of=("self",)).select_related("current_round").get(pk=table_id)
     except Table.DoesNotExist:
         raise TableError("This table does not exist.", "no_table") from None
 
@@ -89,7 +94,13 @@ def _start_if_idle(table: Table, now: dt.datetime) -> None:
 # --- Seats --------------------------------------------------------------------------
 
 
-def check_sit(table: Table, user: User, number: int, buy_in: int) -> Seat:
+def check_seat_not_stale(seat: Seat, version: int | None) -> None:
+    """A seat click made before the seat last changed hands is stale (e.g. queued while offline)."""
+    if version is not None and version < seat.changed_version:
+        raise TableError("That seat changed before your click arrived; here is the table as it stands.", "stale")
+
+
+def check_sit(table: Table, user: User, number: int, buy_in: int, version: int | None = None) -> Seat:
     if not user.is_authenticated:
         raise TableError("Sign in to take a seat.", "anonymous")
     if table.owner_id is not None and table.owner_id != user.pk:
@@ -100,6 +111,7 @@ def check_sit(table: Table, user: User, number: int, buy_in: int) -> Seat:
         raise TableError(f"This table has no seat {number}.", "no_seat") from None
     if seat.player_id is not None:
         raise TableError("Someone else took that seat.", "seat_taken")
+    check_seat_not_stale(seat, version)
     # RULES.md rocket-academy: one account may hold several seats; elsewhere one each.
     if table.profile != RuleProfile.ROCKET_ACADEMY and table.seats.filter(player=user).exists():
         raise TableError("You already have a seat at this table.", "already_seated")
@@ -108,11 +120,13 @@ def check_sit(table: Table, user: User, number: int, buy_in: int) -> Seat:
     return seat
 
 
-def do_sit(table_id: int, user: User, number: int, buy_in: int | None = None) -> Change:
+def do_sit(
+    table_id: int, user: User, number: int, buy_in: int | None = None, *, version: int | None = None
+) -> Change:
     buy_in = settings.DEFAULT_BUY_IN_CHIPS if buy_in is None else buy_in
     with transaction.atomic():
         table = _lock(table_id)
-        seat = check_sit(table, user, number, buy_in)
+        seat = check_sit(table, user, number, buy_in, version)
         account = ledger.open_seat_account(user, f"{table.name} seat {number} ({user.username})")
         try:
             ledger.buy_in(user=user, seat_account=account, amount=buy_in)
@@ -123,6 +137,7 @@ def do_sit(table_id: int, user: User, number: int, buy_in: int | None = None) ->
         seat.sat_at = timezone.now()
         seat.net = seat.missed_windows = 0
         seat.leaving = False
+        seat.changed_version = table.version + 1
         seat.save()
         _start_if_idle(table, rounds.now())
         return _commit(table)
@@ -137,15 +152,16 @@ def _own_seat(table: Table, user: User, number: int) -> Seat:
     return seat
 
 
-def do_leave(table_id: int, user: User, number: int) -> Change:
+def do_leave(table_id: int, user: User, number: int, *, version: int | None = None) -> Change:
     """Leave at once between rounds; during a round the stack is cashed out when it ends."""
     with transaction.atomic():
         table = _lock(table_id)
         seat = _own_seat(table, user, number)
+        check_seat_not_stale(seat, version)
         round_row = rounds.in_progress(table)
         engine = rounds.load(round_row) if round_row else None
         if engine is None or number not in engine.seats:
-            rounds.stand_up(seat)
+            rounds.stand_up(seat, table.version + 1)
         else:
             seat.leaving = True
             seat.save(update_fields=["leaving"])
@@ -157,11 +173,14 @@ def do_leave(table_id: int, user: User, number: int) -> Change:
         return _commit(table)
 
 
-def do_change_seat(table_id: int, user: User, number: int, to_number: int) -> Change:
+def do_change_seat(
+    table_id: int, user: User, number: int, to_number: int, *, version: int | None = None
+) -> Change:
     """RULES.md atlantic-city-multi: move to a free seat between rounds only."""
     with transaction.atomic():
         table = _lock(table_id)
         seat = _own_seat(table, user, number)
+        check_seat_not_stale(seat, version)
         if rounds.in_progress(table) is not None:
             raise TableError("You can change seats between rounds only.", "illegal_action")
         target = table.seats.filter(number=to_number).first()
@@ -169,10 +188,12 @@ def do_change_seat(table_id: int, user: User, number: int, to_number: int) -> Ch
             raise TableError(f"This table has no seat {to_number}.", "no_seat")
         if target.player_id is not None:
             raise TableError("That seat is taken.", "seat_taken")
+        check_seat_not_stale(target, version)
         target.player, target.account, target.sat_at = seat.player, seat.account, seat.sat_at
         target.net, target.missed_windows = seat.net, seat.missed_windows
         seat.player = seat.account = seat.sat_at = None
         seat.net = seat.missed_windows = 0
+        seat.changed_version = target.changed_version = table.version + 1
         seat.save()
         target.save()
         return _commit(table)
@@ -210,16 +231,30 @@ def do_act(
     with transaction.atomic():
         table = _lock(table_id)
         _own_seat(table, user, seat)
-        check_not_stale(table, seat, version)
-        round_row = rounds.in_progress(table)
-        if round_row is None:
-            raise TableError("No round is being played right now.", "extra_action")
-        engine = rounds.load(round_row)
-        args: tuple = (seat, hand) if takes_hand else (seat,)
-        if takes_amount and (amount is not None or action == "bet"):
-            args += (amount,)
-        _apply(table, round_row, engine, method, args, {"actor": "player"})
-        return _commit(table, engine)
+        now = rounds.now()
+        late = _overdue(table, now)
+        if late:
+            # The deadline passed before this click arrived and no timer has
+            # applied it yet (a restart, a lost process): the timer's default
+            # wins, under this same lock, and the click is refused below.
+            for _ in range(MAX_CATCH_UP):
+                if not _overdue(table, now):
+                    break
+                _expire_locked(table, now)
+        else:
+            check_not_stale(table, seat, version)
+            round_row = rounds.in_progress(table)
+            if round_row is None:
+                raise TableError("No round is being played right now.", "extra_action")
+            engine = rounds.load(round_row)
+            args: tuple = (seat, hand) if takes_hand else (seat,)
+            if takes_amount and (amount is not None or action == "bet"):
+                args += (amount,)
+            _apply(table, round_row, engine, method, args, {"actor": "player"})
+            change = _commit(table, engine)
+    if late:
+        raise TableError("Time ran out before your click arrived; here is the table as it stands.", "late")
+    return change
 
 
 def _apply(table, round_row, engine, method: str, args: tuple, kwargs: dict) -> None:
@@ -238,22 +273,33 @@ def _apply(table, round_row, engine, method: str, args: tuple, kwargs: dict) -> 
 # --- Time -----------------------------------------------------------------------------
 
 
+def _expire_locked(table: Table, now: dt.datetime) -> Change:
+    """Apply the default for the table's passed deadline; the table is locked."""
+    round_row = rounds.in_progress(table)
+    if round_row is None:
+        table.deadline = None
+        rounds.open_window(table, now)
+        return _commit(table)
+    engine = rounds.load(round_row)
+    _apply(table, round_row, engine, "expire", (), {"actor": "timer"})
+    return _commit(table, engine)
+
+
+def _overdue(table: Table, now: dt.datetime) -> bool:
+    return table.deadline is not None and table.deadline <= now
+
+
 def do_expire(table_id: int, version: int) -> Change | None:
     """A deadline passed: apply its default. Idempotent: a stale or early call does nothing."""
+    # A plain read first: most stale timers never take the write lock.
+    if not Table.objects.filter(pk=table_id, version=version, deadline__lte=timezone.now()).exists():
+        return None
     with transaction.atomic():
         table = _lock(table_id)
         now = rounds.now()
-        if table.version != version or table.deadline is None or table.deadline > now:
+        if table.version != version or not _overdue(table, now):
             return None
-        round_row = rounds.in_progress(table)
-        if round_row is None:
-            table.deadline = None
-            rounds.open_window(table, now)
-        else:
-            engine = rounds.load(round_row)
-            _apply(table, round_row, engine, "expire", (), {"actor": "timer"})
-            return _commit(table, engine)
-        return _commit(table)
+        return _expire_locked(table, now)
 
 
 def settle_overdue(table_id: int) -> Change | None:
@@ -265,7 +311,7 @@ def settle_overdue(table_id: int) -> Change | None:
         return None
     change = None
     # Several deadlines may have passed (a window, then a decision ...).
-    for _ in range(50):
+    for _ in range(MAX_CATCH_UP):
         step = do_expire(table_id, overdue)
         if step is None:
             break

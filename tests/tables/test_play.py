@@ -4,7 +4,7 @@ from accounts import ledger
 from accounts.audit import audit_ledger
 from accounts.models import Transfer, TransferKind
 from tables import rounds, services
-from tables.models import RuleProfile, Seat
+from tables.models import RuleProfile, Seat, Table
 from tests.tables.conftest import make_table, open_next_window
 
 pytestmark = pytest.mark.django_db
@@ -159,3 +159,54 @@ def test_no_top_up_when_the_table_turns_it_off(alice, rig):
     services.do_act(table.pk, alice, "stand", seat=1, version=version(table))
     open_next_window(table)
     assert not Transfer.objects.filter(kind=TransferKind.TOP_UP).exists()
+
+
+def test_a_repeated_split_is_stale_though_the_hand_has_two_cards_again(alice, rig):
+    table = make_table(RuleProfile.INTERNET_7)
+    # 8 8 splits; hand 1 draws another 8: a second split would be legal here (re-split to 3 hands).
+    rig(["8S", "9H", "8C", "7D", "8D", "TC", "TS", "9D"])
+    services.do_sit(table.pk, alice, 1)
+    open_next_window(table)
+    services.do_act(table.pk, alice, "bet", seat=1, amount=10, version=version(table))
+    clicked_at = version(table)
+    services.do_act(table.pk, alice, "split", seat=1, version=clicked_at)
+    with pytest.raises(services.TableError) as refused:
+        services.do_act(table.pk, alice, "split", seat=1, version=clicked_at)
+    assert refused.value.code == "stale"
+    assert len(rounds.load(Table.objects.get(pk=table.pk).current_round).seats[1].hands) == 2
+    assert stack(table, 1) == 80
+
+
+def test_a_click_after_its_deadline_is_refused_and_the_timer_default_applies(multi_table, alice, rig):
+    import datetime as dt
+
+    from django.utils import timezone
+
+    rig(["TS", "9H", "2C", "8D", "5S"])
+    services.do_sit(multi_table.pk, alice, 1)
+    open_next_window(multi_table)
+    services.do_act(multi_table.pk, alice, "bet", seat=1, amount=10, version=version(multi_table))
+    current = version(multi_table)
+    Table.objects.filter(pk=multi_table.pk).update(deadline=timezone.now() - dt.timedelta(seconds=1))
+    with pytest.raises(services.TableError) as refused:
+        services.do_act(multi_table.pk, alice, "hit", seat=1, version=current)
+    assert refused.value.code == "late"
+    engine = rounds.load(Table.objects.get(pk=multi_table.pk).current_round)
+    assert [(e.kind, e.actor) for e in engine.events if e.kind in ("hit", "stand")] == [("stand", "timer")]
+    assert audit_ledger().ok
+
+
+def test_a_stack_below_the_minimum_bet_is_offered_only_pass(alice, rig):
+    from tables import presenter
+
+    table = make_table(RuleProfile.ATLANTIC_CITY, min_bet=5)
+    rig(["TS", "KH", "6C", "TD"], [])  # 16 against the dealer's 20
+    services.do_sit(table.pk, alice, 1, buy_in=7)
+    assert [a[0] for a in presenter.build(table.pk, alice).controls[0].actions] == ["bet", "pass"]
+    services.do_act(table.pk, alice, "bet", seat=1, amount=5, version=version(table))
+    services.do_act(table.pk, alice, "stand", seat=1, version=version(table))
+    open_next_window(table)
+    assert stack(table, 1) == 2  # not empty: no top-up
+    control = presenter.build(table.pk, alice).controls[0]
+    assert [a[0] for a in control.actions] == ["pass"]
+    assert "Your stack of 2 is below the minimum bet of 5" in control.note

@@ -128,3 +128,34 @@ def test_the_race_for_the_last_seat_has_one_winner(alice, bob):
 test_the_race_for_the_last_seat_has_one_winner = pytest.mark.django_db(transaction=True)(
     test_the_race_for_the_last_seat_has_one_winner
 )
+
+
+def test_a_sit_click_made_before_the_seat_last_changed_hands_is_stale(multi_table, alice, bob):
+    services.do_sit(multi_table.pk, alice, 1)
+    multi_table.refresh_from_db()
+    seen_by_bob = multi_table.version  # bob's page shows alice in seat 1 ...
+    services.do_leave(multi_table.pk, alice, 1)
+    services.do_sit(multi_table.pk, bob, 2)
+    stale = seen_by_bob - 1  # ... but his click was queued from an older page, when seat 1 was free
+    with pytest.raises(services.TableError) as refused:
+        services.do_sit(multi_table.pk, bob, 1, version=stale)
+    assert refused.value.code in ("stale", "already_seated")
+    with pytest.raises(services.TableError) as refused:
+        services.do_sit(multi_table.pk, alice, 1, version=stale)
+    assert refused.value.code == "stale"
+    services.do_sit(multi_table.pk, alice, 1, version=Table.objects.get(pk=multi_table.pk).version)
+
+
+def test_a_table_cannot_have_more_seats_than_its_profile(db):
+    from django.core.exceptions import ValidationError
+
+    table = Table(name="t", profile=RuleProfile.INTERNET_6, seat_count=7, min_bet=1, max_bet=10)
+    with pytest.raises(ValidationError, match="at most 6 seat"):
+        table.full_clean()
+
+
+def test_the_database_refuses_a_zero_second_timer(db):
+    from django.db import IntegrityError, transaction
+
+    with pytest.raises(IntegrityError), transaction.atomic():
+        make_table(RuleProfile.ATLANTIC_CITY_MULTI, decision_seconds=0)

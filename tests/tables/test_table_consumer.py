@@ -232,6 +232,10 @@ async def test_an_action_for_someone_elses_seat_is_refused(multi_table, alice, b
         ('{"action": "bet", "seat": "1", "version": "1", "amount": "1000"}', "100"),
         ('{"action": "bet", "seat": "1", "version": "1", "amount": "99999999999999999999"}', "The amount must be"),
         ("x" * 5000, "That message is too large."),
+        ("[" * 2000 + "]" * 2000, "That message could not be read."),
+        ('{"action": "bet", "seat": "1", "version": "1", "amount": "²"}', "The amount must be a whole number"),
+        ('{"action": "bet", "seat": "1", "version": "1", "amount": ["10"]}', "The amount must be a whole number"),
+        ('{"action": ["sit"], "seat": "1"}', "Press one of the table"),
     ],
 )
 async def test_bad_input_gets_a_notice_and_changes_nothing(solo_table, alice, rig, message, expected):
