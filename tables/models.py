@@ -173,3 +173,53 @@ class Round(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table} round {self.number}"
+
+
+class SeatResult(models.TextChoices):
+    WIN = "win", "Win"
+    LOSS = "loss", "Loss"
+    PUSH = "push", "Push"
+
+
+class RoundSeat(models.Model):
+    """One seat's part in one settled round: the hand history's row, one per player per round.
+
+    Written once, at settlement, from the engine's result; the round's events
+    (Round.state) say how it came about. Denormalised (table, profile, player,
+    settled_at) so a player's history of hundreds of thousands of rounds is
+    filtered and paged from its indexes alone.
+    """
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="players")
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="+")
+    profile = models.CharField(max_length=32, choices=RuleProfile.choices)
+    player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="round_seats")
+    account = models.ForeignKey("accounts.LedgerAccount", on_delete=models.PROTECT, related_name="+")
+    seat = models.PositiveSmallIntegerField()
+    settled_at = models.DateTimeField()
+    stack_before = models.BigIntegerField()
+    stack_after = models.BigIntegerField()
+    net = models.BigIntegerField()
+    bet = models.PositiveIntegerField(help_text="The original bet.")
+    staked = models.PositiveIntegerField(help_text="Everything staked: bet, doubles, splits and insurance.")
+    insurance = models.PositiveIntegerField(default=0)
+    hands = models.JSONField(help_text="Each hand: cards, total, bet (doubles included), outcome.")
+    result = models.CharField(max_length=8, choices=SeatResult.choices)
+    blackjacks = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        ordering = ["-id"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "seat"], name="one_result_per_seat_per_round"),
+            models.CheckConstraint(condition=Q(net=F("stack_after") - F("stack_before")), name="round_seat_net_adds_up"),
+        ]
+        indexes = [
+            models.Index(fields=["player", "-id"], name="history_newest"),
+            models.Index(fields=["player", "settled_at"], name="history_by_date"),
+            models.Index(fields=["player", "table", "-id"], name="history_by_table"),
+            models.Index(fields=["player", "profile", "-id"], name="history_by_profile"),
+            models.Index(fields=["player", "result", "-id"], name="history_by_result"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.round}, seat {self.seat} ({self.player})"

@@ -17,7 +17,7 @@ from accounts.models import TransferKind
 from tables import shoes
 from tables.engine import PROFILES, Event, EventKind, Phase, Round as EngineRound, RuleSet, SeatStatus, Shoe as EngineShoe
 from tables.engine.state import InsuranceStatus
-from tables.models import Round, RoundPhase, Seat, Shoe, Table
+from tables.models import Round, RoundPhase, RoundSeat, Seat, SeatResult, Shoe, Table
 
 # Chips a seat stakes, by the engine event that staked them.
 STAKE_KINDS = {
@@ -121,7 +121,7 @@ def record(table: Table, round_row: Round, engine: EngineRound, first_event: int
         fields.append("settled_at")
     round_row.save(update_fields=fields)
     if engine.phase is Phase.SETTLED:
-        _finish(table, engine, now)
+        _finish(table, round_row, engine, now)
 
 
 def _move_chips(event: Event, seat_account, house, round_row: Round, label: str) -> None:
@@ -158,9 +158,14 @@ def _phase_of(engine: EngineRound) -> str:
     }[engine.phase]
 
 
-def _finish(table: Table, engine: EngineRound, now: dt.datetime) -> None:
-    """A settled round: results onto the seats, leavers cashed out, the next window timed."""
-    for seat in seated(table):
+def _finish(table: Table, round_row: Round, engine: EngineRound, now: dt.datetime) -> None:
+    """A settled round: its history rows, results onto the seats, leavers cashed out, the next window timed."""
+    seats = seated(table)
+    record_history(table, round_row, engine, seats, now)
+    if engine.shoe.needs_reshuffle(engine.rules):
+        # Done with: its seed may be revealed now (hand history, shoe verification).
+        Shoe.objects.filter(pk=round_row.shoe_id, retired_at__isnull=True).update(retired_at=now)
+    for seat in seats:
         part = engine.seats.get(seat.number)
         if part is None:
             continue  # sat down during the round
@@ -174,6 +179,41 @@ def _finish(table: Table, engine: EngineRound, now: dt.datetime) -> None:
             stand_up(seat, table.version + 1)
     anyone = table.seats.filter(player__isnull=False).exists()
     table.deadline = now + dt.timedelta(seconds=table.pause_seconds) if anyone else None
+
+
+def record_history(table: Table, round_row: Round, engine: EngineRound, seats: list[Seat], now: dt.datetime) -> None:
+    """One RoundSeat per seat that played (placed a bet) in the settled round."""
+    accounts = {seat.number: seat for seat in seats}
+    staked: dict[int, int] = {}
+    for event in engine.events:
+        if event.chips < 0 and event.seat is not None:
+            staked[event.seat] = staked.get(event.seat, 0) - event.chips
+    rows = []
+    for result in engine.result().seats:
+        if result.bet == 0:
+            continue  # passed or left out: no hand played
+        seat = accounts[result.seat]
+        rows.append(
+            RoundSeat(
+                round=round_row,
+                table=table,
+                profile=round_row.profile,
+                player_id=seat.player_id,
+                account_id=seat.account_id,
+                seat=result.seat,
+                settled_at=now,
+                stack_before=result.stack_before,
+                stack_after=result.stack,
+                net=result.net,
+                bet=result.bet,
+                staked=staked.get(result.seat, 0),
+                insurance=result.insurance,
+                hands=[hand.to_json() for hand in result.hands],
+                result=SeatResult.WIN if result.net > 0 else SeatResult.LOSS if result.net < 0 else SeatResult.PUSH,
+                blackjacks=sum(1 for hand in result.hands if hand.outcome == "blackjack"),
+            )
+        )
+    RoundSeat.objects.bulk_create(rows)
 
 
 def stand_up(seat: Seat, version: int) -> None:
