@@ -205,10 +205,8 @@ def _seat_view(seat: Seat, engine: EngineRound | None, viewer_id: int | None, tu
         return view
     view.in_round = True
     view.stack = part.stack
-    if engine.phase is Phase.SETTLED:
-        view.net = seat.net  # already includes this round
-    else:
-        view.net = seat.net + part.net
+    # view.net stays seat.net: the settled rounds' result; a stake still on the
+    # table is shown as the bet, not yet as a loss.
     view.bet = part.bet
     view.insurance = part.insurance
     view.status = {
