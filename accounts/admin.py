@@ -112,9 +112,21 @@ class AccountFilter(admin.SimpleListFilter):
 
 @admin.register(Transfer)
 class TransferAdmin(ReadOnlyAdmin):
-    list_display = ("id", "created_at", "kind", "amount", "source", "destination", "reason", "created_by")
+    list_display = (
+        "id", "created_at", "kind", "amount", "source", "destination", "reason", "round_link", "created_by",
+    )
     list_filter = ("kind", AccountFilter, "created_at")
     search_fields = ("source__label", "destination__label", "reason", "source__user__username", "destination__user__username")
-    list_select_related = ("source", "destination", "created_by")
+    list_select_related = ("source", "destination", "created_by", "round__table")
     date_hierarchy = "created_at"
-    readonly_fields = ("source", "destination", "amount", "kind", "reason", "created_at", "created_by")
+    readonly_fields = ("source", "destination", "amount", "kind", "reason", "round_link", "created_at", "created_by")
+
+    # ?round__id__exact=<id> (the link on a round's admin page) filters by round:
+    # a lookup on the transfer's own foreign key, which the admin allows.
+
+    @admin.display(description="Round", ordering="round")
+    def round_link(self, transfer: Transfer) -> str:
+        if transfer.round_id is None:
+            return "—"
+        url = reverse("admin:tables_round_change", args=[transfer.round_id])
+        return format_html('<a href="{}">{}</a>', url, transfer.round)

@@ -8,9 +8,11 @@ from django.db import transaction
 from django.db.models import Case, F, Q, Sum, Value, When, Window
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_http_methods
 
-from accounts import ledger
+from accounts import chart, ledger
 from accounts.forms import SignupForm
 from accounts.models import Transfer
 
@@ -50,5 +52,22 @@ def profile(request: HttpRequest) -> HttpResponse:
     page = Paginator(statement, settings.STATEMENT_PAGE_SIZE).get_page(request.GET.get("page"))
     for row in page:
         row.counterparty = row.source if row.destination_id == bankroll.pk else row.destination
-    template = "accounts/profile.html#statement" if request.htmx else "accounts/profile.html"
-    return render(request, template, {"bankroll_account": bankroll, "page": page})
+    if request.htmx:
+        return render(request, "accounts/profile.html#statement", {"bankroll_account": bankroll, "page": page})
+    # The chart: one query of (when, signed amount) over the whole statement, summed here.
+    changes = (
+        Transfer.objects.filter(Q(source=bankroll) | Q(destination=bankroll))
+        .annotate(change=signed)
+        .order_by("id")
+        .values_list("created_at", "change")
+    )
+    history = chart.balance_history([(timezone.localtime(when), change) for when, change in changes])
+    return render(
+        request,
+        "accounts/profile.html",
+        {
+            "bankroll_account": bankroll,
+            "page": page,
+            "chart_svg": mark_safe(chart.bankroll_svg(history)),  # every text in it is escaped by accounts.chart
+        },
+    )

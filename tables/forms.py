@@ -1,7 +1,37 @@
 from django import forms
 
+from tables.models import RuleProfile, SeatResult
+
 
 class RocketTableForm(forms.Form):
     """RULES.md rocket-academy: 1 to 7 seats, chosen when the table is created."""
 
     seats = forms.IntegerField(min_value=1, max_value=7, initial=3, label="Seats")
+
+
+class HistoryFilterForm(forms.Form):
+    """The hand history's filters; every field may be left empty. `tables`: (id, name) the player played at."""
+
+    table = forms.TypedChoiceField(label="Table", required=False, coerce=int, empty_value=None)
+    profile = forms.ChoiceField(label="Rules", required=False)
+    outcome = forms.ChoiceField(label="Result", required=False)
+    date_from = forms.DateField(label="From", required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    date_to = forms.DateField(label="To", required=False, widget=forms.DateInput(attrs={"type": "date"}))
+
+    def __init__(self, data=None, *, tables: list[tuple[int, str]] | None = None, **kwargs) -> None:
+        super().__init__(data, **kwargs)
+        self.fields["profile"].choices = [("", "All rules"), *RuleProfile.choices]
+        self.fields["outcome"].choices = [("", "Wins, pushes and losses"), *SeatResult.choices]
+        if tables is None:
+            # Nothing renders the form (an htmx fragment, an export): any table id
+            # is accepted, and filtering the player's own rows by it cannot show another's.
+            self.fields["table"] = forms.IntegerField(required=False, min_value=1)
+        else:
+            self.fields["table"].choices = [("", "All tables"), *tables]
+
+    def clean(self) -> dict:
+        cleaned = super().clean()
+        start, end = cleaned.get("date_from"), cleaned.get("date_to")
+        if start and end and start > end:
+            self.add_error("date_to", "The end date is before the start date.")
+        return cleaned

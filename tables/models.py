@@ -219,6 +219,8 @@ class RoundSeat(models.Model):
             models.Index(fields=["player", "table", "-id"], name="history_by_table"),
             models.Index(fields=["player", "profile", "-id"], name="history_by_profile"),
             models.Index(fields=["player", "result", "-id"], name="history_by_result"),
+            # Covers the history summary (one aggregate over all of a player's rows).
+            models.Index(fields=["player", "net", "result", "blackjacks"], name="history_summary"),
         ]
 
     def __str__(self) -> str:

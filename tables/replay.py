@@ -1,13 +1,15 @@
 """A settled round, step by step: the table as it stood after each of its events.
 
 Built from the round's stored events alone (Round.state["events"]), so a
-replay shows exactly what was recorded. The hole card stays face down until
-the step that turned it, as it did at the table.
+replay shows exactly what was recorded. The dealer's face-down card stays a
+back until the step that turned it, as it did at the table; the shoe and its
+seed are never read.
 """
 
 from __future__ import annotations
 
 import copy
+import datetime as dt
 from dataclasses import dataclass, field
 
 from tables.engine import Event, EventKind
@@ -26,6 +28,10 @@ class HandStep:
         return hand_value(self.cards)[0] if self.cards else 0
 
     @property
+    def soft(self) -> bool:
+        return bool(self.cards) and hand_value(self.cards)[1]
+
+    @property
     def card_views(self) -> list[CardView]:
         return [CardView(card) for card in self.cards]
 
@@ -35,10 +41,15 @@ class SeatStep:
     number: int
     player: str
     stack: int
+    stack_before: int
     bet: int = 0
     insurance: int = 0
     hands: list[HandStep] = field(default_factory=list)
     acting: bool = False
+
+    @property
+    def net(self) -> int:
+        return self.stack - self.stack_before
 
 
 @dataclass
@@ -46,7 +57,7 @@ class Step:
     index: int  # 0: before the first event; n: after event n
     caption: str
     actor: str | None
-    time: str | None
+    time: dt.datetime | None
     dealer: list[CardView]
     dealer_total: int | None
     seats: list[SeatStep]
@@ -54,13 +65,19 @@ class Step:
 
 def steps(state: dict, event_times: list[str], names: dict[int, str]) -> list[Step]:
     """Every step of the round: the opening position, then one per event."""
-    events = [Event.from_json(data) for data in state["events"]]
+    events = [Event.from_json(data) for data in state.get("events", [])]
     seats = {
-        data["seat"]: SeatStep(number=data["seat"], player=names.get(data["seat"], f"Seat {data['seat']}"),
-                               stack=data["stack_before"])
-        for data in state["seats"]
+        data["seat"]: SeatStep(
+            number=data["seat"],
+            player=names.get(data["seat"], f"Seat {data['seat']}"),
+            stack=data["stack_before"],
+            stack_before=data["stack_before"],
+        )
+        for data in state.get("seats", [])
     }
-    dealer: list[str] = []
+    # The dealer's cards as dealt: (card, dealt face up). A face-down card
+    # shows its back until the hole card is turned.
+    dealer: list[tuple[str, bool]] = []
     revealed = False
     result = [_snapshot(0, "The round opens: place your bets.", None, None, dealer, revealed, seats)]
     for n, event in enumerate(events, start=1):
@@ -72,14 +89,15 @@ def steps(state: dict, event_times: list[str], names: dict[int, str]) -> list[St
             seat.bet = -event.chips
         elif kind is EventKind.DEAL_CARD:
             if seat is None:
-                dealer.append(event.card)
+                dealer.append((event.card, event.face_up))
             else:
                 while len(seat.hands) <= event.hand:
                     seat.hands.append(HandStep(bet=seat.bet))
                 seat.hands[event.hand].cards.append(event.card)
         elif kind is EventKind.SPLIT:
+            # RULES.md: hand i splits into hands i and i+1; its second card moves to the new hand.
             source = seat.hands[event.hand]
-            source.cards.remove(event.card)
+            source.cards.pop()
             seat.hands.insert(event.hand + 1, HandStep(cards=[event.card], bet=-event.chips))
         elif kind is EventKind.DOUBLE:
             seat.hands[event.hand].bet += -event.chips
@@ -92,33 +110,49 @@ def steps(state: dict, event_times: list[str], names: dict[int, str]) -> list[St
         for other in seats.values():
             other.acting = other is seat and kind not in (EventKind.DEAL_CARD, EventKind.SETTLE)
         caption = _caption(event, names)
-        time = event_times[n - 1] if n - 1 < len(event_times) else None
+        time = _parse_time(event_times[n - 1]) if n - 1 < len(event_times) else None
         result.append(_snapshot(n, caption, str(event.actor), time, dealer, revealed, seats))
     return result
 
 
+def _parse_time(value: str | None) -> dt.datetime | None:
+    try:
+        return dt.datetime.fromisoformat(value) if value else None
+    except ValueError:
+        return None
+
+
 def _caption(event: Event, names: dict[int, str]) -> str:
     if event.kind is EventKind.DEAL_CARD:
-        card = CardView(event.card)
         if event.seat is None:
-            return f"Dealer {'takes the hole card' if not event.face_up else 'draws ' + card.label}."
-        return f"{names.get(event.seat, f'Seat {event.seat}')}, hand {event.hand + 1}: {card.label}."
+            if not event.face_up:
+                return "Dealer takes the hole card."
+            return f"Dealer draws {CardView(event.card).label}."
+        return f"{names.get(event.seat, f'Seat {event.seat}')}, hand {event.hand + 1}: {CardView(event.card).label}."
     return describe(event, names) or str(event.kind).replace("_", " ").capitalize() + "."
 
 
-def _snapshot(index, caption, actor, time, dealer, revealed, seats) -> Step:
-    if revealed or len(dealer) < 2:
-        shown = [CardView(card) for card in dealer]
-        total = hand_value(dealer)[0] if dealer else None
+def _snapshot(
+    index: int,
+    caption: str,
+    actor: str | None,
+    time: dt.datetime | None,
+    dealer: list[tuple[str, bool]],
+    revealed: bool,
+    seats: dict[int, SeatStep],
+) -> Step:
+    if revealed:
+        shown = [CardView(card) for card, _ in dealer]
     else:
-        shown = [CardView(dealer[0]), CardView("??", face_up=False)] + [CardView(c) for c in dealer[2:]]
-        total = hand_value(dealer[:1])[0]
+        # DESIGN.md: nothing hidden leaves the server; the hole card is a back.
+        shown = [CardView(card) if face_up else CardView("??", face_up=False) for card, face_up in dealer]
+    visible = [card.code for card in shown if card.face_up]
     return Step(
         index=index,
         caption=caption,
         actor=actor,
         time=time,
         dealer=shown,
-        dealer_total=total,
+        dealer_total=hand_value(visible)[0] if visible else None,
         seats=[copy.deepcopy(seat) for seat in sorted(seats.values(), key=lambda s: s.number)],
     )

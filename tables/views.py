@@ -10,7 +10,7 @@ from django.views.decorators.http import require_POST
 from tables import lobby, presenter, services
 from tables.actions import dispatch
 from tables.forms import RocketTableForm
-from tables.models import RoundPhase, Table
+from tables.models import RoundPhase, RoundSeat, Table
 
 
 def table_list(request: HttpRequest) -> HttpResponse:
@@ -67,8 +67,21 @@ def table_rounds(request: HttpRequest, table_id: int) -> HttpResponse:
     table = get_object_or_404(Table, pk=table_id)
     if table.owner_id is not None and table.owner_id != request.user.pk:
         raise Http404("No such table.")
-    recent = table.rounds.filter(phase=RoundPhase.SETTLED).order_by("-id")[:10]
-    return render(request, "tables/rounds.html", {"table": table, "rounds": [lobby.summarise(r) for r in recent]})
+    recent = list(table.rounds.filter(phase=RoundPhase.SETTLED).order_by("-id")[:10])
+    # The rounds the viewer played in link to their replay (/history/<id>/); the others are theirs alone.
+    played = (
+        set(
+            RoundSeat.objects.filter(round__in=[r.pk for r in recent], player_id=request.user.pk)
+            .values_list("round_id", flat=True)
+        )
+        if request.user.is_authenticated and recent
+        else set()
+    )
+    return render(
+        request,
+        "tables/rounds.html",
+        {"table": table, "rounds": [lobby.summarise(r) for r in recent], "played": played},
+    )
 
 
 @require_POST

@@ -34,7 +34,7 @@ def test_the_hole_card_is_not_in_the_page(client, alice, multi_table, rig):
     client.force_login(alice)
     text = client.get(reverse("table", args=[multi_table.pk])).content.decode()
     assert 'data-card="hidden"' in text
-    assert "QC" not in text and "queen" not in text
+    assert 'data-card="QC"' not in text and "queen" not in text
     assert ">Stand<" in text
 
 

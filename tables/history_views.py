@@ -1,0 +1,134 @@
+"""The hand history: a player's own rounds, one round replayed step by step, and the exports.
+
+Lists and exports read only the signed-in player's rows; a round is replayed
+only for the players who played in it, and is a 404 for anyone else, whatever
+its id.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils.cache import patch_vary_headers
+from django.views.decorators.http import require_GET
+
+from tables import export, history, replay
+from tables.forms import HistoryFilterForm
+from tables.history import HistoryFilter
+from tables.models import Round, RoundSeat
+
+
+def _filter_from(form: HistoryFilterForm) -> HistoryFilter:
+    if not form.is_bound:
+        return HistoryFilter()
+    form.is_valid()
+    # A field that does not validate is shown with its error and left out of the filter.
+    return HistoryFilter.from_cleaned(form.cleaned_data)
+
+
+def _wants_fragment(request: HttpRequest) -> bool:
+    # A history restore (htmx's cache missed on Back) needs the whole page.
+    return bool(request.htmx) and not request.htmx.history_restore_request
+
+
+@login_required
+@require_GET
+def history_list(request: HttpRequest) -> HttpResponse:
+    """The player's rounds, newest first, filtered and paged, with a summary of all that match."""
+    fragment = _wants_fragment(request)
+    # The fragment renders no form, so it needs no table choices.
+    tables = None if fragment else history.tables_played(request.user)
+    form = HistoryFilterForm(request.GET or None, tables=tables)
+    history_filter = _filter_from(form)
+    rows = history.rounds_of(request.user, history_filter)
+    summary = history.summarise(rows)
+    page = history.page_of(rows, request.GET.get("page"), count=summary.rounds)
+    context = {
+        "form": form,
+        "filter": history_filter,
+        "summary": summary,
+        "page": page,
+        "query": history_filter.query(),
+    }
+    template = "tables/history.html#results" if fragment else "tables/history.html"
+    response = render(request, template, context)
+    patch_vary_headers(response, ["HX-Request"])
+    return response
+
+
+@login_required
+@require_GET
+def history_round(request: HttpRequest, round_id: int) -> HttpResponse:
+    """One of the player's rounds replayed: the table after each event, one step at a time."""
+    players = list(
+        RoundSeat.objects.filter(round_id=round_id)
+        .select_related("player")
+        .only("seat", "net", "result", "stack_before", "stack_after", "player_id", "player__username")
+        .order_by("seat")
+    )
+    mine = [row for row in players if row.player_id == request.user.pk]
+    if not mine:
+        raise Http404("This round is not in your history.")
+    round_row = Round.objects.select_related("table", "shoe").get(pk=round_id)
+    names = {row.seat: row.player.username for row in players}
+    all_steps = replay.steps(round_row.state, round_row.event_times, names)
+    last = len(all_steps) - 1
+    number = _step_number(request.GET.get("step"), last)
+    step = all_steps[number]
+    shoe = round_row.shoe
+    context = {
+        "round": round_row,
+        "table": round_row.table,
+        "mine": mine,
+        "my_seats": [row.seat for row in mine],
+        "step": step,
+        "last": last,
+        "previous": number - 1 if number > 0 else None,
+        "next": number + 1 if number < last else None,
+        # What happened so far, never beyond this step (the hole card is turned in a later one).
+        "log": [(s.index, s.caption) for s in all_steps[1 : number + 1]],
+        "commitment": shoe.commitment,
+        "seed": shoe.seed if shoe.retired_at is not None else None,
+    }
+    fragment = _wants_fragment(request)
+    context["oob"] = fragment
+    template = "tables/history_round.html#replay" if fragment else "tables/history_round.html"
+    response = render(request, template, context)
+    patch_vary_headers(response, ["HX-Request"])
+    return response
+
+
+def _step_number(value: str | None, last: int) -> int:
+    try:
+        number = int(value) if value is not None else 0
+    except ValueError:
+        number = 0
+    return max(0, min(number, last))
+
+
+def _export_rows(request: HttpRequest):
+    form = HistoryFilterForm(request.GET or None, tables=None)
+    return history.rounds_of(request.user, _filter_from(form))
+
+
+@login_required
+@require_GET
+def history_export_csv(request: HttpRequest) -> HttpResponse:
+    return export.streaming_response(
+        request,
+        export.csv_chunks(_export_rows(request)),
+        content_type="text/csv; charset=utf-8",
+        filename=export.filename("csv"),
+    )
+
+
+@login_required
+@require_GET
+def history_export_json(request: HttpRequest) -> HttpResponse:
+    return export.streaming_response(
+        request,
+        export.json_chunks(_export_rows(request)),
+        content_type="application/json",
+        filename=export.filename("json"),
+    )
