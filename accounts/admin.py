@@ -19,10 +19,10 @@ from accounts.forms import AdjustChipsForm
 from accounts.models import AccountKind, LedgerAccount, Transfer, User
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):
-    """The ledger is history: nobody adds, edits or deletes it by hand."""
+class NoWrites:
+    """History is read, never written by hand: no add, change or delete (admins and inlines alike)."""
 
-    def has_add_permission(self, request: HttpRequest) -> bool:
+    def has_add_permission(self, request: HttpRequest, obj=None) -> bool:
         return False
 
     def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
@@ -30,6 +30,10 @@ class ReadOnlyAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
         return False
+
+
+class ReadOnlyAdmin(NoWrites, admin.ModelAdmin):
+    """The ledger is history: nobody adds, edits or deletes it by hand."""
 
 
 @admin.action(description="Grant or correct chips", permissions=["view"])

@@ -17,6 +17,7 @@ from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 
+from accounts.admin import NoWrites, ReadOnlyAdmin
 from accounts.models import Transfer
 from tables.models import Round, RoundPhase, RoundSeat, Seat, Shoe, Table
 from tables.presenter import CardView
@@ -49,34 +50,14 @@ class TableAdmin(admin.ModelAdmin):
         return fields
 
 
-class ReadOnly(admin.ModelAdmin):
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
-        return False
-
-
-class ReadOnlyInline(admin.TabularInline):
+class ReadOnlyInline(NoWrites, admin.TabularInline):
     extra = 0
     can_delete = False
     show_change_link = True
 
-    def has_add_permission(self, request: HttpRequest, obj=None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
-        return False
-
 
 @admin.register(Shoe)
-class ShoeAdmin(ReadOnly):
+class ShoeAdmin(ReadOnlyAdmin):
     list_display = ("id", "table", "decks", "commitment", "created_at", "retired_at", "verification")
     list_filter = ("table",)
     list_select_related = ("table",)
@@ -152,7 +133,7 @@ class PlayerFilter(admin.SimpleListFilter):
 
 
 @admin.register(Round)
-class RoundAdmin(ReadOnly):
+class RoundAdmin(ReadOnlyAdmin):
     list_display = ("id", "table", "number", "profile", "phase", "started_at", "settled_at")
     list_filter = ("table", "profile", ("settled_at", admin.DateFieldListFilter), PlayerFilter, "phase")
     list_select_related = ("table",)
