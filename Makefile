@@ -35,8 +35,10 @@ run: migrate
 # DATABASE_URL or REDIS_URL is set it runs a second time on those.
 # CONN_MAX_AGE=0: connections opened in consumers' worker threads close after
 # each call, so PostgreSQL can drop its test database at the end.
+# Tests marked `scaled` (several daphne processes) need PostgreSQL and Redis,
+# so they run in the second pass only.
 test: install-dev
-	env -u DATABASE_URL -u REDIS_URL $(BIN)/pytest $(PYTEST_ARGS)
+	env -u DATABASE_URL -u REDIS_URL $(BIN)/pytest -m "not scaled" $(PYTEST_ARGS)
 	@if [ -n "$$DATABASE_URL$$REDIS_URL" ]; then \
 		echo "--- again with DATABASE_URL=$$DATABASE_URL REDIS_URL=$$REDIS_URL"; \
 		CONN_MAX_AGE=0 $(BIN)/pytest $(PYTEST_ARGS); \
