@@ -7,6 +7,7 @@ ALLOWED_HOSTS, DATABASE_URL and REDIS_URL (see README.md and docs/deploy.md).
 
 from __future__ import annotations
 
+import datetime as dt
 import os
 import tempfile
 from pathlib import Path
@@ -42,6 +43,7 @@ INSTALLED_APPS = [
     "channels",
     "django_htmx",
     "template_partials",
+    "axes",
     "accounts",
     "tables",
 ]
@@ -56,6 +58,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Last: turns a locked-out sign-in into the lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "casino.urls"
@@ -126,6 +130,20 @@ else:
 # --- Accounts -----------------------------------------------------------------
 
 AUTH_USER_MODEL = "accounts.User"
+AUTHENTICATION_BACKENDS = [
+    # First: refuses sign-ins from a username and address that failed too often.
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+# Sign-in throttling (django-axes): after LOGIN_FAILURE_LIMIT wrong passwords
+# for one username from one address, that pair waits LOGIN_COOLOFF_MINUTES.
+AXES_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 5, minimum=1)
+AXES_COOLOFF_TIME = dt.timedelta(minutes=env_int("LOGIN_COOLOFF_MINUTES", 15, minimum=1))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_TEMPLATE = "accounts/locked_out.html"
+AXES_CLIENT_IP_CALLABLE = "accounts.throttle.client_address"
+AXES_VERBOSE = False
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
@@ -183,7 +201,8 @@ SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", not DEBUG)
 SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0 if DEBUG else 31_536_000, minimum=0)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", not DEBUG)
 SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
-if env_bool("BEHIND_TLS_PROXY", not DEBUG):
+BEHIND_TLS_PROXY = env_bool("BEHIND_TLS_PROXY", not DEBUG)
+if BEHIND_TLS_PROXY:
     # nginx terminates TLS and says so in this header (docs/deploy.md).
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 X_FRAME_OPTIONS = "DENY"
