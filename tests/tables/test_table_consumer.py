@@ -64,6 +64,7 @@ async def test_an_anonymous_client_cannot_act(multi_table, rig):
 async def test_it_refuses_a_foreign_origin(multi_table, alice):
     tab = await Tab.open(multi_table, alice, origin="http://evil.example", expect_open=False)
     assert not tab.connected
+    await tab.close()  # ends the refused application instance, as a browser hanging up would
 
 
 async def test_it_closes_a_private_table_to_others(alice, bob):
@@ -74,6 +75,7 @@ async def test_it_closes_a_private_table_to_others(alice, bob):
     assert tab.connected  # accepted, then closed for good: htmx would retry a refused handshake
     output = await tab.communicator.receive_output(timeout=2)
     assert output == {"type": "websocket.close", "code": 4403}
+    await tab.close()
 
 
 async def test_a_solo_atlantic_city_round_from_sitting_to_settlement(solo_table, alice, rig):
