@@ -23,6 +23,15 @@ class BadMessage(Exception):
     pass
 
 
+def quoted(raw: object, limit: int = 20) -> str:
+    """A player's text, safe to repeat in a notice: short, and valid UTF-8.
+
+    JSON can carry a lone surrogate ("\\ud800"); echoed as it is, it makes a
+    frame the server cannot encode, and the connection would drop.
+    """
+    return str(raw)[:limit].encode("utf-8", "replace").decode("utf-8")
+
+
 def parse(text_data: str | None, bytes_data: bytes | None) -> dict[str, Any]:
     if text_data is None:
         raise BadMessage("The table only understands its own buttons.")
@@ -46,7 +55,7 @@ def _number(message: Mapping[str, Any], key: str, what: str, *, required: bool =
     text = str(raw).strip()
     # ASCII digits only: str.isdigit() would let "²" through to int().
     if isinstance(raw, bool) or not _WHOLE_NUMBER.fullmatch(text):
-        raise services.TableError(f"The {what} must be a whole number, not “{str(raw)[:20]}”.", "bad_amount")
+        raise services.TableError(f"The {what} must be a whole number, not “{quoted(raw)}”.", "bad_amount")
     return int(text)
 
 
@@ -69,7 +78,7 @@ def dispatch(table_id: int, user, message: Mapping[str, Any]) -> services.Change
         to_seat = _number(message, "to_seat", "new seat")
         return services.do_change_seat(table_id, user, seat, to_seat, version=version)
     if action not in services.ACTIONS:
-        raise services.TableError(f"“{action[:20]}” is not something you can do at this table.", "unknown_action")
+        raise services.TableError(f"“{quoted(action)}” is not something you can do at this table.", "unknown_action")
     return services.do_act(
         table_id,
         user,

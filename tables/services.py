@@ -226,7 +226,7 @@ def do_act(
     amount: int | None = None,
 ) -> Change:
     if action not in ACTIONS:
-        raise TableError(f"“{action}” is not something you can do at a blackjack table.", "unknown_action")
+        raise TableError("That is not something you can do at a blackjack table.", "unknown_action")
     method, takes_hand, takes_amount = ACTIONS[action]
     with transaction.atomic():
         table = _lock(table_id)
