@@ -41,7 +41,10 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         self.group = broadcast.group_name(self.table_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
-        await database_sync_to_async(_settle_overdue)(self.table_id)
+        version, deadline = await database_sync_to_async(_settle_and_read_deadline)(self.table_id)
+        # This process may have no timer for the table's next deadline (it was
+        # restarted, or it never committed a change here): arm one.
+        clock.arm(self.table_id, version, deadline)
         await self.send_table()
 
     def _may_watch(self) -> int | None:
@@ -98,3 +101,9 @@ def _settle_overdue(table_id: int) -> None:
         services.settle_overdue(table_id)
     except Exception:
         log.exception("Table %s: settling an overdue deadline failed", table_id)
+
+
+def _settle_and_read_deadline(table_id: int) -> tuple[int, object]:
+    """Settle passed deadlines; the table's (version, next deadline) afterwards."""
+    _settle_overdue(table_id)
+    return Table.objects.filter(pk=table_id).values_list("version", "deadline").get()
