@@ -60,8 +60,10 @@ ACTIONS: dict[str, tuple[str, bool, bool]] = {
 
 def _lock(table_id: int) -> Table:
     try:
-        # of=("self",): PostgreSQL locks no row on the nullable side of the join.
-        return Table.objects.select_for_update(of=("self",)).select_related("current_round").get(pk=table_id)
+        # The round is read by its own query once the lock is held: joined into
+        # the locking query, PostgreSQL (READ COMMITTED) would return the round
+        # as it stood before a racer's commit while the table row is current.
+        return Table.objects.select_for_update().get(pk=table_id)
     except Table.DoesNotExist:
         raise TableError("This table does not exist.", "no_table") from None
 

@@ -125,14 +125,14 @@ def test_one_action_takes_a_pinned_number_of_queries(solo_table, alice, rig, dja
     services.do_sit(solo_table.pk, alice, 1)
     ledger.house_account()  # exists from the first bet ever placed on
     current = version(solo_table)
-    # A bet (which deals): the savepoint (BEGIN outside tests); lock the table
-    # with its round; the player's seat; the seated players; the house account;
+    # A bet (which deals): the savepoint (BEGIN outside tests); lock the table;
+    # read its round; the player's seat; the seated players; the house account;
     # one transfer (savepoint, two balance updates, the row, release); write the
     # round; write the table; release.
-    with django_assert_num_queries(8 + 5):
+    with django_assert_num_queries(9 + 5):
         services.do_act(solo_table.pk, alice, "bet", seat=1, amount=10, version=current)
     current = version(solo_table)
-    with django_assert_num_queries(8):  # a hit moves no chips
+    with django_assert_num_queries(9):  # a hit moves no chips
         services.do_act(solo_table.pk, alice, "hit", seat=1, version=current)
 
 
