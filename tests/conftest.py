@@ -4,6 +4,13 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import pytest
 
@@ -34,3 +41,175 @@ def bob(django_user_model):
 @pytest.fixture
 def carol(django_user_model):
     return make_player(django_user_model, "carol")
+
+
+@pytest.fixture
+def private_channel_layer(settings):
+    """On Redis, a channel layer of the test's own: a fresh key prefix, removed afterwards.
+
+    Table ids start again at 1 in every test database, so without it a test's
+    consumers would hear the `table-1` events of any other process on the same
+    Redis (a dev server, a load test), and those processes the test's. Yields
+    the prefix, or None on the in-memory layer (private to this process anyway).
+    """
+    if not settings.REDIS_URL:
+        yield None
+        return
+    import copy
+    import uuid
+
+    import redis
+
+    prefix = f"test-{uuid.uuid4().hex[:12]}"
+    layers = copy.deepcopy(settings.CHANNEL_LAYERS)
+    layers["default"]["CONFIG"]["prefix"] = prefix
+    settings.CHANNEL_LAYERS = layers  # channels drops its cached layers on this change
+    yield prefix
+    client = redis.Redis.from_url(settings.REDIS_URL)
+    try:
+        keys = list(client.scan_iter(match=f"{prefix}*", count=1000))
+        if keys:
+            client.delete(*keys)
+    finally:
+        client.close()
+
+
+# --- Live daphne processes that a test can crash and start again ---------------------------
+
+REPO = Path(__file__).resolve().parents[1]
+DAPHNE_LOGS = REPO / "test-output" / "daphne"
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def database_url_for_child() -> str:
+    """The test database (a file for SQLite), as DATABASE_URL for a child process."""
+    from urllib.parse import quote
+
+    from django.db import connection
+
+    settings_dict = connection.settings_dict
+    if connection.vendor == "sqlite":
+        return f"sqlite:///{settings_dict['NAME']}"
+    user = quote(settings_dict.get("USER") or "")
+    password = f":{quote(settings_dict['PASSWORD'])}" if settings_dict.get("PASSWORD") else ""
+    host = settings_dict.get("HOST") or "127.0.0.1"
+    port = settings_dict.get("PORT") or 5432
+    return f"postgres://{user}{password}@{host}:{port}/{settings_dict['NAME']}"
+
+
+class Daphne:
+    """`daphne casino.asgi:application` in a child process on a fixed port.
+
+    `kill()` is kill -9: the process dies mid-whatever, its timers with it.
+    `start()` again serves on the same port, as a supervisor would restart it.
+    """
+
+    def __init__(self, name: str, env: dict[str, str], log_dir: Path = DAPHNE_LOGS) -> None:
+        self.name = name
+        self.env = env
+        self.port = free_port()
+        self.process: subprocess.Popen | None = None
+        log_dir.mkdir(parents=True, exist_ok=True)
+        self.log = log_dir / f"daphne-{name}-{self.port}.log"
+        self.log.write_bytes(b"")
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def ws_url(self, path: str) -> str:
+        return f"ws://127.0.0.1:{self.port}{path}"
+
+    def start(self, timeout: float = 60) -> Daphne:
+        daphne = Path(sys.executable).parent / "daphne"
+        with open(self.log, "ab") as out:
+            self.process = subprocess.Popen(
+                [str(daphne), "-b", "127.0.0.1", "-p", str(self.port), "casino.asgi:application"],
+                cwd=REPO,
+                env=self.env,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+            )
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=0.5).close()
+                return self
+            except OSError:
+                if self.process.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError(f"daphne {self.name} did not start; see {self.log}") from None
+                time.sleep(0.1)
+
+    def kill(self) -> None:
+        """kill -9, as a crash."""
+        assert self.process is not None
+        os.kill(self.process.pid, signal.SIGKILL)
+        self.process.wait(timeout=30)
+
+    def stop(self) -> None:
+        if self.process is None or self.process.poll() is not None:
+            return
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait(timeout=10)
+
+
+@pytest.fixture
+def child_env(transactional_db, private_channel_layer, tmp_path) -> dict[str, str]:
+    """The environment of a child process (daphne, manage.py) that shares the test's database and channel layer."""
+    env = {**os.environ, "DATABASE_URL": database_url_for_child(), "DEBUG": "true", "PYTHONUNBUFFERED": "1"}
+    if private_channel_layer is not None:
+        # The child's settings are casino.settings with the test's channel-layer prefix.
+        module = f"test_settings_{private_channel_layer.replace('-', '_')}"
+        (tmp_path / f"{module}.py").write_text(
+            "from casino.settings import *  # noqa: F403\n\n"
+            f"CHANNEL_LAYERS['default']['CONFIG']['prefix'] = {private_channel_layer!r}  # noqa: F405\n"
+        )
+        env["DJANGO_SETTINGS_MODULE"] = module
+        env["PYTHONPATH"] = os.pathsep.join([str(tmp_path), str(REPO), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+    return env
+
+
+@pytest.fixture
+def start_daphne(child_env) -> Iterator[Callable[..., Daphne]]:
+    """start_daphne("a") runs a daphne child on the test database; every one is stopped after the test.
+
+    Its log goes to test-output/daphne/, or to `log_dir=`.
+    """
+    started: list[Daphne] = []
+    sessions = other_database_sessions()
+
+    def start(name: str, log_dir: Path = DAPHNE_LOGS) -> Daphne:
+        server = Daphne(name, child_env, log_dir)
+        started.append(server)
+        return server.start()
+
+    yield start
+    for server in started:
+        server.stop()
+    # PostgreSQL ends a child's sessions a moment after it exits, and drops the
+    # test database at the end of the run only once they are gone.
+    deadline = time.monotonic() + 10
+    while other_database_sessions() > sessions and time.monotonic() < deadline:
+        time.sleep(0.1)
+
+
+def other_database_sessions() -> int:
+    """How many other sessions use the test database (PostgreSQL; 0 elsewhere)."""
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        return 0
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
+        return cursor.fetchone()[0]

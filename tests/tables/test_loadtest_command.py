@@ -1,0 +1,173 @@
+"""`manage.py loadtest` against a live daphne: bots sign up, sit and play over real websockets."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from urllib.parse import quote
+
+import pytest
+from django.core.management import CommandError, call_command
+from django.db import connection
+
+from tables.loadtest import frames
+from tables.models import Round, Seat, Table
+
+REPO = Path(__file__).resolve().parents[2]
+OUTPUT = REPO / "test-output" / "loadtest"
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _database_url_for_child() -> str:
+    settings = connection.settings_dict
+    if connection.vendor == "sqlite":
+        return f"sqlite:///{settings['NAME']}"
+    user = quote(settings.get("USER") or "")
+    password = f":{quote(settings['PASSWORD'])}" if settings.get("PASSWORD") else ""
+    return f"postgres://{user}{password}@{settings.get('HOST') or '127.0.0.1'}:{settings.get('PORT') or 5432}/{settings['NAME']}"
+
+
+@pytest.fixture
+def live_daphne(transactional_db) -> Iterator[str]:
+    """A daphne child process on the test database (as tests/browser's), its log in test-output/loadtest/."""
+    port = _free_port()
+    env = {**os.environ, "DATABASE_URL": _database_url_for_child(), "DEBUG": "true", "PYTHONUNBUFFERED": "1"}
+    daphne = shutil.which("daphne", path=str(Path(sys.executable).parent)) or "daphne"
+    OUTPUT.mkdir(parents=True, exist_ok=True)
+    log = OUTPUT / f"daphne-{port}.log"
+    with open(log, "wb") as out:
+        process = subprocess.Popen(
+            [daphne, "-b", "127.0.0.1", "-p", str(port), "casino.asgi:application"],
+            cwd=REPO, env=env, stdout=out, stderr=subprocess.STDOUT,
+        )
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+                break
+            except OSError:
+                if process.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError(f"daphne did not start; see {log}") from None
+                time.sleep(0.1)
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+
+
+def run_loadtest(**options) -> tuple[dict, str]:
+    out = io.StringIO()
+    try:
+        call_command("loadtest", stdout=out, stderr=out, **options)
+    except CommandError as error:
+        pytest.fail(f"{error}\n{out.getvalue()}")
+    text = out.getvalue()
+    return json.loads(text.strip().splitlines()[-1]), text
+
+
+def test_bots_play_rounds_without_errors_and_the_ledger_audits_clean(live_daphne):
+    result, text = run_loadtest(url=live_daphne, players=4, tables=1, seconds=6, think_ms=50)
+
+    assert result["rounds"] > 0, text
+    assert result["errors"] == 0, text
+    assert result["audit_ok"] is True, text
+    assert "Ledger OK" in text
+    assert result["actions"] >= result["rounds"] * 4  # at least every seat's bet, round after round
+    assert result["latency_ms"]["p99"] is not None
+    table = Table.objects.get(name="Load test 1")
+    assert Round.objects.filter(table=table, settled_at__isnull=False).count() >= result["rounds"]
+    # The bots left when the run ended: no seat is still held, no stack still out.
+    assert not Seat.objects.filter(table=table, player__isnull=False, leaving=False).exists()
+
+
+def test_it_refuses_a_server_that_is_not_on_this_machine(db):
+    with pytest.raises(CommandError, match="not on this machine"):
+        call_command("loadtest", url="http://192.0.2.10:8000", stdout=io.StringIO())
+
+
+def test_it_refuses_more_players_than_seats(db):
+    with pytest.raises(CommandError, match="need at least 3 tables"):
+        call_command("loadtest", players=11, tables=2, stdout=io.StringIO())
+
+
+FRAME = """
+<div id="status" class="status" hx-swap-oob="true">
+    <strong>Players' turn</strong> · round 7
+</div>
+<section id="dealer" class="dealer" hx-swap-oob="true" aria-label="Dealer">
+  <div class="cards"><span class="card" data-card="TS">10♠</span><span class="card back" data-card="hidden"></span></div>
+</section>
+<div id="seats" class="seats" hx-swap-oob="true">
+  <article id="seat-1" class="seat mine turn" aria-label="Seat 1">
+    <div class="hand active" data-hand="0">
+      <div class="cards"><span data-card="9H">9♥</span><span data-card="7C">7♣</span></div>
+      <p class="total">16</p>
+    </div>
+    <form ws-send method="post" action="/tables/1/act/" class="inline">
+      <input type="hidden" name="seat" value="1">
+      <input type="hidden" name="version" value="42">
+      <button type="submit" name="action" value="leave" class="secondary">Leave table</button>
+    </form>
+  </article>
+</div>
+<div id="notice" class="notice" role="alert" hx-swap-oob="true"></div>
+<section id="controls" class="controls" hx-swap-oob="true" aria-label="Your actions">
+  <form ws-send method="post" action="/tables/1/act/" class="control" data-seat="1">
+    <input type="hidden" name="seat" value="1">
+    <input type="hidden" name="hand" value="0">
+    <input type="hidden" name="version" value="42">
+    <div class="buttons">
+      <button type="submit" name="action" value="hit">Hit</button>
+      <button type="submit" name="action" value="stand">Stand</button>
+      <button type="submit" name="action" value="surrender">Surrender</button>
+    </div>
+  </form>
+</section>
+"""
+
+
+def test_a_bot_reads_the_frame_and_plays_basic_strategy():
+    frame = frames.parse(FRAME)
+    assert frame.version == 42 and frame.round == 7 and frame.my_seats == [1]
+    assert frame.dealer == ["TS", "hidden"]
+    assert frame.hands == {(1, 0): ["9H", "7C"]}
+    # Hard 16 against a ten: surrender when offered (Wizard of Odds' chart), else hit.
+    assert frames.choose(frame, "atlantic-city-multi")["action"] == "surrender"
+    without_surrender = FRAME.replace('<button type="submit" name="action" value="surrender">Surrender</button>', "")
+    assert frames.choose(frames.parse(without_surrender), "atlantic-city-multi") == {
+        "seat": "1", "hand": "0", "version": "42", "action": "hit",
+    }
+
+
+def test_a_seat_leaving_at_the_rounds_end_is_read_from_a_frame_without_forms():
+    # While its round is played out, a leaving seat shows neither a form nor a version.
+    leaving = FRAME.replace(
+        """    <form ws-send method="post" action="/tables/1/act/" class="inline">
+      <input type="hidden" name="seat" value="1">
+      <input type="hidden" name="version" value="42">
+      <button type="submit" name="action" value="leave" class="secondary">Leave table</button>
+    </form>""",
+        '<p class="help">Leaving when this round ends.</p>',
+    )
+    controls_start = leaving.index('<section id="controls"')
+    frame = frames.parse(leaving[:controls_start])
+    assert frame.leaving and frame.my_seats == [1]
+    assert frame.version is None and frame.controls == []
+    assert frames.choose(frame, "atlantic-city-multi") is None
