@@ -164,6 +164,8 @@ def do_leave(table_id: int, user: User, number: int, *, version: int | None = No
         engine = rounds.load(round_row) if round_row else None
         if engine is None or number not in engine.seats:
             rounds.stand_up(seat, table.version + 1)
+        elif seat.leaving:
+            raise TableError("You are already leaving when this round ends.", "stale")
         else:
             seat.leaving = True
             seat.save(update_fields=["leaving"])

@@ -44,7 +44,7 @@ from accounts.audit import audit_ledger
 from accounts.models import User
 from tables import rounds, services, shoes
 from tables.engine import Shoe
-from tables.models import RoundPhase, RuleProfile, Seat, Shoe as ShoeRow, Table
+from tables.models import RoundPhase, RuleProfile, Seat, Table
 from tests.tables.conftest import make_table
 from tests.tables.ws import Tab, frame_version, notice
 
@@ -169,7 +169,7 @@ class Click:
 
 @dataclass(frozen=True)
 class Frame:
-    """One step: a click, a message (its versions filled in as it is sent), text, bytes, a replay, or time running out."""
+    """One step: a click, a message (versions filled in as it is sent), text, bytes, a replay, or time running out."""
 
     click: Click | None = None
     message: dict | None = None
@@ -182,7 +182,9 @@ class Frame:
 clicks = st.builds(
     Click,
     button=st.integers(min_value=0, max_value=20),
-    typed=st.one_of(st.none(), st.none(), st.integers(min_value=1, max_value=300), st.integers(min_value=-5, max_value=10**6)),
+    typed=st.one_of(
+        st.none(), st.none(), st.integers(min_value=1, max_value=300), st.integers(min_value=-5, max_value=10**6)
+    ),
 ).map(lambda click: Frame(click=click))
 steps = st.one_of(
     clicks,
@@ -195,7 +197,7 @@ steps = st.one_of(
     junk.map(lambda value: Frame(text=json.dumps(value))),
     st.text(max_size=60).map(lambda text: Frame(text=text)),
     st.binary(min_size=1, max_size=40).map(lambda data: Frame(data=data)),
-    st.integers(min_value=4097, max_value=20_000).map(lambda n: Frame(text=json.dumps({"action": "bet", "p": "x" * n}))),
+    st.integers(min_value=4097, max_value=20_000).map(lambda n: Frame(text=json.dumps({"action": "bet", "x": "x" * n}))),
     st.sampled_from(NASTY).map(lambda text: Frame(text=text)),
     st.just(Frame(replay=True)),
     st.just(Frame(let_time_run_out=True)),
@@ -379,7 +381,8 @@ def observe(table: Table, frame: str) -> tuple[int, services.Change | None]:
 def check_books(table: Table) -> None:
     report = audit_ledger()
     assert report.ok, report.problems
-    for seat in Seat.objects.filter(table=table, player__isnull=False).select_related("account", "table__current_round"):
+    seats = Seat.objects.filter(table=table, player__isnull=False).select_related("account", "table__current_round")
+    for seat in seats:
         expected = seat.account.balance
         round_row = seat.table.current_round
         if round_row is not None and round_row.phase != RoundPhase.SETTLED:
@@ -439,7 +442,8 @@ def fuzz(request, alice, seeded_shoes, private_channel_layer) -> Iterator[Fuzz]:
         finally:
             loop.close()
     rounds_played = table.rounds.filter(phase=RoundPhase.SETTLED).count()
-    print(f"{request.param}: {fuzz.frames_sent} frames, {fuzz.applied} applied, {rounds_played} rounds; notices: {sorted(fuzz.notices.items(), key=lambda i: -i[1])}")
+    notices = sorted(fuzz.notices.items(), key=lambda item: -item[1])
+    print(f"{request.param}: {fuzz.frames_sent} frames, {fuzz.applied} applied, {rounds_played} rounds; {notices=}")
 
 
 # About 1,000 frames per table on SQLite. On PostgreSQL with CONN_MAX_AGE=0 (CI) every

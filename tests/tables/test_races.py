@@ -85,9 +85,9 @@ def assert_books_balance() -> None:
 
 
 def deal(alice, bob, rig, draws: list[str]) -> Table:
-    """alice (seat 1: 5 6 = 11) and bob (seat 2: T 8) have bet 10 each; the dealer shows 9 (7 in the hole); alice is to act.
+    """alice (seat 1: 5 6 = 11) and bob (seat 2: T 8) have bet 10 each; alice is to act.
 
-    `draws` are the cards after the deal, in order.
+    The dealer shows a 9, with a 7 in the hole; `draws` are the cards after the deal, in order.
     """
     # Deal order: seat 1, seat 2, dealer up, seat 1, seat 2, hole card.
     rig(["5S", "TH", "9C", "6D", "8S", "7H", *draws])
@@ -203,6 +203,14 @@ def test_a_click_and_the_timer_racing_for_one_decision_apply_once(dealt, alice):
     decisions = [(e["kind"], e["actor"]) for e in events_of(dealt) if e["seat"] == 1 and e["kind"] in ("hit", "stand")]
     assert decisions == [("stand", "timer")]
     assert_books_balance()
+
+
+def test_a_leave_replayed_during_a_round_is_refused(dealt, alice):
+    seen = version_of(dealt)
+    services.do_leave(dealt.pk, alice, 1, version=seen)
+    with pytest.raises(services.TableError):
+        services.do_leave(dealt.pk, alice, 1, version=seen)
+    assert version_of(dealt) == seen + 1
 
 
 # --- Tabs: the same frame over the websocket -------------------------------------------
