@@ -10,17 +10,10 @@ Debian's package at /usr/bin/chromium, driven by Playwright's sync API
 from __future__ import annotations
 
 import os
-import shutil
-import socket
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
-from urllib.parse import quote
 
 import pytest
-from django.db import connection
 
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
 CHROMIUM_FLAGS = [
@@ -48,60 +41,11 @@ def pytest_collection_modifyitems(config, items) -> None:
             item.add_marker(skip)
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def _database_url_for_child() -> str:
-    settings = connection.settings_dict
-    if connection.vendor == "sqlite":
-        return f"sqlite:///{settings['NAME']}"
-    user = quote(settings.get("USER") or "")
-    password = f":{quote(settings['PASSWORD'])}" if settings.get("PASSWORD") else ""
-    host = settings.get("HOST") or "127.0.0.1"
-    port = settings.get("PORT") or 5432
-    return f"postgres://{user}{password}@{host}:{port}/{settings['NAME']}"
-
-
 @pytest.fixture
-def live_daphne(transactional_db) -> Iterator[str]:
-    port = _free_port()
-    env = {
-        **os.environ,
-        "DATABASE_URL": _database_url_for_child(),
-        "DEBUG": "true",
-        "PYTHONUNBUFFERED": "1",
-    }
-    daphne = shutil.which("daphne", path=str(Path(sys.executable).parent)) or "daphne"
-    log = (OUTPUT / f"daphne-{port}.log")
-    log.parent.mkdir(parents=True, exist_ok=True)
-    with open(log, "wb") as out:
-        process = subprocess.Popen(
-            [daphne, "-b", "127.0.0.1", "-p", str(port), "casino.asgi:application"],
-            cwd=REPO,
-            env=env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
-                break
-            except OSError:
-                if process.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(f"daphne did not start; see {log}") from None
-                time.sleep(0.1)
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
+def live_daphne(start_daphne) -> Iterator[str]:
+    """A daphne child on the test database (tests/conftest.py); its URL."""
+    server = start_daphne("browser", log_dir=OUTPUT)
+    yield server.url
 
 
 @pytest.fixture
