@@ -94,6 +94,9 @@ def test_two_players_play_an_atlantic_city_multi_round_and_see_each_other(live_d
     open_window_now(table, alice)
 
     bet(alice, 10)
+    # bob bets once alice's bet has reached his page: a click landing on a
+    # button that a live frame is replacing at that instant would be lost.
+    expect(bob.locator("#seat-1 .bet")).to_contain_text("Bet 10")
     bet(bob, 20)
     expect(alice.locator("#seat-3 .card")).to_have_count(2, timeout=10_000)
     expect(bob.locator("#seat-1 .card")).to_have_count(2)
