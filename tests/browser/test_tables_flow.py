@@ -132,6 +132,7 @@ def test_one_player_plays_two_seats_at_a_rocket_academy_table(live_daphne, brows
     sit(page, 2)
     open_window_now(table, page)
     bet(page, 10, seat=1)
+    expect(page.locator("#seat-1 .bet")).to_contain_text("Bet 10")
     bet(page, 15, seat=2)
     expect(page.locator("#seat-2 .card")).to_have_count(2, timeout=10_000)
     screenshot(page, "two-seats")
