@@ -33,8 +33,9 @@ run: migrate
 
 # The suite runs on the defaults (SQLite, in-memory channel layer); when
 # DATABASE_URL or REDIS_URL is set it runs a second time on those.
-# CONN_MAX_AGE=0: connections opened in consumers' worker threads close after
-# each call, so PostgreSQL can drop its test database at the end.
+# CONN_MAX_AGE=0 (for DATABASE_POOL_SIZE=0; the pool closes its own):
+# connections opened in consumers' worker threads close after each call, so
+# PostgreSQL can drop its test database at the end.
 # Tests marked `scaled` (several daphne processes) need PostgreSQL and Redis,
 # so they run in the second pass only.
 test: install-dev

@@ -19,6 +19,7 @@ from django.utils.safestring import mark_safe
 
 from accounts.admin import NoWrites, ReadOnlyAdmin
 from accounts.models import Transfer
+from tables import services
 from tables.models import Round, RoundPhase, RoundSeat, Seat, Shoe, Table
 from tables.presenter import CardView
 
@@ -48,6 +49,14 @@ class TableAdmin(admin.ModelAdmin):
             # A table's game cannot change under seated players.
             fields += ["profile"]
         return fields
+
+    def save_model(self, request: HttpRequest, obj: Table, form, change: bool) -> None:
+        if not change:
+            super().save_model(request, obj, form, change)
+            return
+        # A live table: only the edited fields, under its lock (tables.services).
+        changed = {name: getattr(obj, name) for name in form.changed_data}
+        obj.version = services.do_edit_table(obj.pk, changed).version
 
 
 class ReadOnlyInline(NoWrites, admin.TabularInline):

@@ -71,7 +71,11 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.send_table(notice=notice, force=True)
 
     def _handle(self, message: dict[str, Any]) -> str | None:
-        _settle_overdue(self.table_id)
+        action = message.get("action")
+        if not (isinstance(action, str) and action in services.ACTIONS):
+            # A seat change first settles any deadline that passed unwatched;
+            # a play settles it itself, under the table's lock (services.do_act).
+            _settle_overdue(self.table_id)
         try:
             dispatch(self.table_id, self.user, message)
         except services.TableError as error:
@@ -84,10 +88,12 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def table_changed(self, event: dict[str, Any]) -> None:
         # Events can queue up; one render shows the latest state, so skip older ones.
         if event["version"] > self.rendered_version:
-            await self.send_table()
+            await self.send_table(version=event["version"])
 
-    async def send_table(self, notice: str | None = None, force: bool = False) -> None:
-        html, version = await database_sync_to_async(frames.render_frame)(self.table_id, self.user, notice)
+    async def send_table(self, notice: str | None = None, force: bool = False, version: int | None = None) -> None:
+        html, version = await database_sync_to_async(frames.render_frame)(
+            self.table_id, self.user, notice, version=version
+        )
         if version < self.rendered_version and not force:
             return
         self.rendered_version = max(version, self.rendered_version)

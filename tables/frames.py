@@ -1,17 +1,145 @@
-"""HTML for one viewer: the table page's pieces, as htmx out-of-band swaps."""
+"""HTML for one viewer: the table page's pieces, as htmx out-of-band swaps.
+
+A change at a table makes every viewer's consumer ask for a frame of the new
+version at once. Most of a frame is the same for all of them (the status,
+the dealer, the log, the other players' seats), and even the rest comes in
+few kinds (the buttons of whoever holds seat 3, a watcher who may sit down).
+So each version of a table is read once per process (`presenter.snapshot`)
+and each distinct piece is rendered once, then reused for every viewer who
+sees it alike. A seat that did not change keeps its HTML from the versions
+before. Only a watcher's bankroll is read per frame. This is what lets one
+process keep up with full five-seat tables (docs/performance.md).
+
+Every change of a table bumps its version (tables.services, and the admin's
+edits), so nothing filed under a version can be older than that version.
+"""
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Callable, Hashable
+from dataclasses import replace
+
 from django.template.loader import render_to_string
+from django.utils.safestring import SafeString, mark_safe
 
 from accounts.models import User
 from tables import presenter
+from tables.models import Table
+
+TEMPLATE = "tables/table.html"
 
 
-def render_frame(table_id: int, viewer: User | None, notice: str | None = None) -> tuple[str, int]:
-    """Every live piece of the table page, each with its stable id and hx-swap-oob."""
-    view = presenter.build(table_id, viewer)
-    html = render_to_string(
-        "tables/table.html#frame", {"view": view, "notice": notice, "user": viewer, "oob": True}
-    )
-    return html, view.version
+# The forms in a seat carry the version they were rendered for. A seat's HTML
+# is kept across versions with this stand-in, replaced on the way out: a raw
+# "<" can only come from the template, as everything a player typed is escaped.
+VERSION_SLOT = mark_safe("<!--version-->")
+# Seat HTML kept per table across versions (a round deals a few dozen states).
+MAX_KEPT_SEATS = 128
+
+
+class Rendered:
+    """One version of one table: its snapshot and the pieces rendered from it so far."""
+
+    def __init__(self, state: presenter.TableState, kept_seats: dict[Hashable, str] | None = None) -> None:
+        self.state = state
+        self._pieces: dict[Hashable, str] = {}
+        # What each seat shows, as a watcher sees it: with `is_mine` and the
+        # viewer's options for free seats, all a seat's HTML depends on.
+        self.seat_shows = [repr(seat) for seat in state.seats]
+        self.kept_seats = kept_seats if kept_seats is not None and len(kept_seats) < MAX_KEPT_SEATS else {}
+
+    @property
+    def version(self) -> int:
+        return self.state.version
+
+    def piece(self, key: Hashable, render: Callable[[], str]) -> str:
+        html = self._pieces.get(key)
+        if html is None:
+            # Two threads may render the same piece at once; both results are equal.
+            html = self._pieces[key] = render()
+        return html
+
+
+# The newest rendered version of each table this process has shown.
+_latest: dict[int, Rendered] = {}
+_latest_lock = threading.Lock()
+
+
+def rendered(table_id: int, version: int | None = None) -> Rendered:
+    """The table at `version` or newer; None asks the database what is newest."""
+    with _latest_lock:
+        current = _latest.get(table_id)
+    if current is not None:
+        if version is None:
+            version = Table.objects.filter(pk=table_id).values_list("version", flat=True).first()
+        if version is not None and current.version >= version:
+            return current
+    fresh = Rendered(presenter.snapshot(table_id), current.kept_seats if current is not None else None)
+    with _latest_lock:
+        current = _latest.get(table_id)
+        if current is None or current.version < fresh.version:
+            _latest[table_id] = fresh
+    return fresh
+
+
+def forget(table_id: int | None = None) -> None:
+    """Drop cached versions (tests, and a table deleted in the admin)."""
+    with _latest_lock:
+        if table_id is None:
+            _latest.clear()
+        else:
+            _latest.pop(table_id, None)
+
+
+def render_frame(
+    table_id: int, viewer: User | None, notice: str | None = None, *, version: int | None = None
+) -> tuple[str, int]:
+    """Every live piece of the table page for this viewer, each with its stable id and hx-swap-oob.
+
+    `version` is the version the caller knows exists (from a `table.changed`
+    event): a cached one at least as new is used without asking the database.
+    """
+    table = rendered(table_id, version)
+    viewer_id = presenter.viewer_id(viewer)
+    view = presenter.view_for(table.state, viewer_id, presenter.bankroll_in(table.state, viewer_id))
+    context = {"view": view, "user": viewer, "oob": True, "notice": None}
+
+    def render(name: str, **extra: object) -> Callable[[], str]:
+        return lambda: render_to_string(f"{TEMPLATE}#{name}", context | extra)
+
+    seat_keys = [_seat_key(table, i, seat, view) for i, seat in enumerate(view.seats)]
+    seat_pieces = [
+        table.piece(key, lambda key=key, seat=seat: _seat_html(table, key, seat, view))
+        for key, seat in zip(seat_keys, view.seats)
+    ]
+    parts = [
+        render("bankroll", bankroll=view.bankroll)() if view.bankroll is not None else "",
+        table.piece("status", render("status")),
+        table.piece("dealer", render("dealer")),
+        table.piece(("seats", *seat_keys), render("seats", seat_pieces=[mark_safe(p) for p in seat_pieces])),
+        # A notice answers one click: never cached.
+        render("notice", notice=notice)() if notice else table.piece("notice", render("notice")),
+        table.piece(
+            ("controls", tuple(view.my_seats), viewer_id is not None, view.can_sit), render("controls")
+        ),
+        table.piece("log", render("log")),
+    ]
+    return SafeString("".join(parts)), view.version
+
+
+def _seat_key(table: Rendered, index: int, seat: presenter.SeatView, view: presenter.TableView) -> Hashable:
+    """Viewers, and versions, with equal keys see this seat alike (but for the version in its forms)."""
+    if seat.player is not None:
+        return ("seat", table.seat_shows[index], seat.is_mine)
+    # A free seat offers "Sit here" (from the minimum bet), "Move here" (from the viewer's seat) or nothing.
+    moves_from = view.my_seats[0] if view.can_change_seat else None
+    return ("seat", table.seat_shows[index], view.can_sit, moves_from, view.table.min_bet)
+
+
+def _seat_html(table: Rendered, key: Hashable, seat: presenter.SeatView, view: presenter.TableView) -> str:
+    html = table.kept_seats.get(key)
+    if html is None:
+        context = {"view": replace(view, version=VERSION_SLOT), "seat": seat, "oob": True}
+        html = table.kept_seats[key] = render_to_string(f"{TEMPLATE}#seat", context)
+    return html.replace(VERSION_SLOT, str(table.version))

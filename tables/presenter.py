@@ -7,10 +7,9 @@ neither the shoe nor its seed is ever put into a view.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from django.conf import settings
-from django.db.models import QuerySet
 
 from accounts.models import AccountKind, LedgerAccount, User
 from tables import rounds
@@ -140,61 +139,144 @@ class TableView:
     bankroll: int | None
 
 
-def build(table_id: int, viewer: User | None) -> TableView:
+@dataclass(frozen=True)
+class TableState:
+    """Everything about one version of a table that is the same for every viewer.
+
+    Built once per version and shared by the viewers' frames (tables.frames):
+    nothing in it may be changed after it is built.
+    """
+
+    table: Table
+    version: int
+    engine: EngineRound | None
+    round_number: int | None
+    seats: tuple[SeatView, ...]  # as a watcher sees them: nobody's seat is "mine"
+    players: dict[int, int]  # seat number -> player id
+    # The seated players' bankrolls as this version was read: their frames
+    # need no query of their own. (A watcher's is read for each frame.)
+    bankrolls: dict[int, int]
+    dealer: list[CardView]
+    dealer_total: int | None
+    log: list[str]
+    commitment: str | None
+    rules: list[str]
+
+    @property
+    def phase(self) -> str:
+        return str(self.engine.phase) if self.engine is not None else "idle"
+
+    @property
+    def phase_label(self) -> str:
+        return PHASE_LABELS.get(self.engine.phase, "") if self.engine is not None else "Waiting for players"
+
+    @property
+    def playing(self) -> bool:
+        return self.engine is not None and self.engine.phase is not Phase.SETTLED
+
+    @property
+    def free_seats(self) -> list[int]:
+        return [seat.number for seat in self.seats if seat.player is None]
+
+
+def snapshot(table_id: int) -> TableState:
+    """The table as it stands, for every viewer: three queries and the engine state."""
     table = Table.objects.select_related("current_round__shoe").get(pk=table_id)
-    seats: QuerySet[Seat] = table.seats.select_related("player", "account").order_by("number")
+    seats = list(table.seats.select_related("player", "account").order_by("number"))
     round_row = table.current_round
     engine = rounds.load(round_row) if round_row is not None else None
-    viewer_id = viewer.pk if viewer is not None and viewer.is_authenticated else None
     names = {seat.number: seat.player.username for seat in seats if seat.player_id}
     turn = engine.to_act() if engine is not None else None
-
-    seat_views = [_seat_view(seat, engine, viewer_id, turn) for seat in seats]
-    my_seats = [seat.number for seat in seats if viewer_id is not None and seat.player_id == viewer_id]
-    free = [seat.number for seat in seats if seat.player_id is None]
-    playing = rounds.in_progress(table) is not None
-    can_sit = viewer_id is not None and bool(free) and (table.owner_id in (None, viewer_id))
-    if can_sit and my_seats and table.profile != "rocket-academy":
-        can_sit = False
     dealer, dealer_total = _dealer(engine)
-    return TableView(
+    players = {seat.number: seat.player_id for seat in seats if seat.player_id}
+    return TableState(
         table=table,
         version=table.version,
-        phase=str(engine.phase) if engine is not None else "idle",
-        phase_label=PHASE_LABELS.get(engine.phase, "") if engine is not None else "Waiting for players",
+        engine=engine,
         round_number=round_row.number if round_row is not None else None,
+        seats=tuple(_seat_view(seat, engine, turn) for seat in seats),
+        players=players,
+        bankrolls=_bankrolls(set(players.values())),
         dealer=dealer,
         dealer_total=dealer_total,
-        seats=seat_views,
-        controls=_controls(table, engine, my_seats, round_row.number) if engine is not None else [],
-        free_seats=free,
-        my_seats=my_seats,
-        can_sit=can_sit,
-        can_change_seat=bool(my_seats) and bool(free) and not playing and table.seat_count > 1,
-        deadline=table.deadline.isoformat() if table.deadline else None,
         log=_log(engine, names) if engine is not None else [],
         commitment=round_row.shoe.commitment if round_row is not None else None,
         rules=rounds.rules_of(table).describe(),
-        default_buy_in=settings.DEFAULT_BUY_IN_CHIPS,
-        bankroll=_bankroll(viewer_id),
     )
 
 
-def _bankroll(viewer_id: int | None) -> int | None:
-    if viewer_id is None:
+def build(table_id: int, viewer: User | None) -> TableView:
+    state = snapshot(table_id)
+    who = viewer_id(viewer)
+    return view_for(state, who, bankroll_in(state, who))
+
+
+def view_for(state: TableState, viewer_id: int | None, bankroll: int | None) -> TableView:
+    """One viewer's table: their seats, their buttons, their bankroll. No queries."""
+    table = state.table
+    my_seats = [number for number, player in state.players.items() if viewer_id is not None and player == viewer_id]
+    free = state.free_seats
+    can_sit = viewer_id is not None and bool(free) and (table.owner_id in (None, viewer_id))
+    if can_sit and my_seats and table.profile != "rocket-academy":
+        can_sit = False
+    seats = [replace(seat, is_mine=True) if seat.number in my_seats else seat for seat in state.seats]
+    engine = state.engine
+    return TableView(
+        table=table,
+        version=state.version,
+        phase=state.phase,
+        phase_label=state.phase_label,
+        round_number=state.round_number,
+        dealer=state.dealer,
+        dealer_total=state.dealer_total,
+        seats=seats,
+        controls=_controls(table, engine, sorted(my_seats), state.round_number) if engine is not None else [],
+        free_seats=free,
+        my_seats=sorted(my_seats),
+        can_sit=can_sit,
+        can_change_seat=bool(my_seats) and bool(free) and not state.playing and table.seat_count > 1,
+        deadline=table.deadline.isoformat() if table.deadline else None,
+        log=state.log,
+        commitment=state.commitment,
+        rules=state.rules,
+        default_buy_in=settings.DEFAULT_BUY_IN_CHIPS,
+        bankroll=bankroll,
+    )
+
+
+def bankroll_in(state: TableState, user_id: int | None) -> int | None:
+    """The viewer's bankroll: as read with the table if they sit at it, else read now."""
+    if user_id in state.bankrolls:
+        return state.bankrolls[user_id]
+    return bankroll(user_id)
+
+
+def viewer_id(viewer: User | None) -> int | None:
+    return viewer.pk if viewer is not None and viewer.is_authenticated else None
+
+
+def _bankrolls(user_ids: set[int]) -> dict[int, int]:
+    if not user_ids:
+        return {}
+    rows = LedgerAccount.objects.filter(kind=AccountKind.BANKROLL, user_id__in=user_ids)
+    return dict(rows.values_list("user_id", "balance"))
+
+
+def bankroll(user_id: int | None) -> int | None:
+    if user_id is None:
         return None
     return (
-        LedgerAccount.objects.filter(kind=AccountKind.BANKROLL, user_id=viewer_id)
+        LedgerAccount.objects.filter(kind=AccountKind.BANKROLL, user_id=user_id)
         .values_list("balance", flat=True)
         .first()
     )
 
 
-def _seat_view(seat: Seat, engine: EngineRound | None, viewer_id: int | None, turn) -> SeatView:
+def _seat_view(seat: Seat, engine: EngineRound | None, turn) -> SeatView:
     view = SeatView(
         number=seat.number,
         player=seat.player.username if seat.player_id else None,
-        is_mine=viewer_id is not None and seat.player_id == viewer_id,
+        is_mine=False,
         stack=seat.account.balance if seat.account_id else 0,
         net=seat.net,
         leaving=seat.leaving,

@@ -107,10 +107,12 @@ def _shoe_for_next_round(table: Table, rules: RuleSet, now: dt.datetime) -> tupl
 
 def record(table: Table, round_row: Round, engine: EngineRound, first_event: int, now: dt.datetime) -> None:
     """Write the engine's new events since `first_event`: chips to the ledger, state to the row."""
-    accounts = {seat.number: seat.account for seat in seated(table)}
-    house = ledger.house_account()
-    for event in engine.events[first_event:]:
-        if event.chips and event.seat is not None:
+    moves = [event for event in engine.events[first_event:] if event.chips and event.seat is not None]
+    if moves:
+        # Most hits and stands move no chips: the accounts are read only when some do.
+        accounts = {seat.number: seat.account for seat in seated(table)}
+        house = ledger.house_account()
+        for event in moves:
             _move_chips(event, accounts[event.seat], house, round_row, f"{table.name} round {round_row.number}")
     round_row.state = engine.to_json()
     round_row.event_times = list(round_row.event_times) + [now.isoformat()] * (len(engine.events) - first_event)

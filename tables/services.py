@@ -93,6 +93,26 @@ def _start_if_idle(table: Table, now: dt.datetime) -> None:
         rounds.open_window(table, now)
 
 
+# --- The table's settings (the admin) -----------------------------------------------
+
+
+def do_edit_table(table_id: int, changes: dict[str, object]) -> Change:
+    """Save an admin's edit of a table's settings (name, limits, timers ...).
+
+    Under the table's lock and with only the changed fields, so an edit never
+    writes back the live state (version, round, deadline) it read before a
+    player's action; the version bump makes every viewer see the new settings.
+    """
+    with transaction.atomic():
+        table = _lock(table_id)
+        for name, value in changes.items():
+            setattr(table, name, value)
+        table.version += 1
+        table.save(update_fields=[*changes, "version"])
+        transaction.on_commit(partial(broadcast.table_changed, table.pk, table.version, table.deadline))
+        return Change(table.pk, table.version)
+
+
 # --- Seats --------------------------------------------------------------------------
 
 

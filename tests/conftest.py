@@ -24,6 +24,16 @@ os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 PASSWORD = "correct horse battery staple"
 
 
+@pytest.fixture(autouse=True)
+def fresh_frame_cache():
+    """Every test starts with no rendered tables: ids are reused between test databases."""
+    from tables import frames
+
+    frames.forget()
+    yield
+    frames.forget()
+
+
 def make_player(django_user_model, username: str):
     return django_user_model.objects.create_user(username=username, password=PASSWORD, email=f"{username}@example.com")
 

@@ -13,11 +13,9 @@ from tables.loadtest.bots import Bot, Clock, EchoBot, GameBot
 from tables.loadtest.signup import SignupFailed, sign_up
 from tables.loadtest.stats import Stats
 
-# Sign-ups hash a password (PBKDF2, ~0.2 s of server CPU each): a few at a
-# time per server process. On SQLite one at a time: the sign-up view hashes
-# inside its transaction, so concurrent sign-ups queue on the write lock and
-# an unlucky one can wait out the 20 s busy timeout (docs/performance.md).
-SIGNUPS_PER_URL = 4
+# Sign-ups hash a password (PBKDF2, ~0.2 s of server CPU each): two at a time
+# per server process keep its core busy; more gain nothing on a small machine.
+SIGNUPS_PER_URL = 2
 # Players arrive over the first seconds, table by table, so that the tables'
 # rounds do not all start (and ask for bets) in the same instant.
 MAX_RAMP_SECONDS = 10.0

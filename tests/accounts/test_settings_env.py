@@ -82,3 +82,36 @@ def test_production_settings_pass_check_deploy():
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "System check identified no issues (1 silenced)" in result.stdout
+
+
+def database_settings(**env: str) -> dict:
+    import json
+    import subprocess
+    import sys
+
+    code = "import json; from django.conf import settings; print(json.dumps(settings.DATABASES['default']))"
+    result = subprocess.run(
+        [sys.executable, "-c", f"import django; django.setup(); {code}"],
+        env={"DJANGO_SETTINGS_MODULE": "casino.settings", "PATH": "/usr/bin:/bin", **env},
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+def test_it_keeps_sqlite_connections_open_between_calls():
+    database = database_settings(DATABASE_URL="sqlite:////tmp/x.sqlite3")
+    assert database["CONN_MAX_AGE"] == 60
+    assert database["OPTIONS"]["transaction_mode"] == "IMMEDIATE"
+
+
+def test_it_pools_postgresql_connections_per_process_unless_told_not_to():
+    url = "postgres://casino@db.example:5432/casino"
+    pooled = database_settings(DATABASE_URL=url, DATABASE_POOL_SIZE="8")
+    assert pooled["OPTIONS"]["pool"] == {"min_size": 2, "max_size": 8, "timeout": 20}
+    assert pooled["CONN_MAX_AGE"] == 0  # Django refuses persistent connections beside a pool
+
+    unpooled = database_settings(DATABASE_URL=url, DATABASE_POOL_SIZE="0", CONN_MAX_AGE="30")
+    assert "pool" not in unpooled.get("OPTIONS", {})
+    assert unpooled["CONN_MAX_AGE"] == 30

@@ -67,3 +67,39 @@ def test_it_sends_a_signed_in_player_to_their_profile(client, alice):
     response = client.get(reverse("signup"))
     assert response.status_code == 302
     assert response["Location"] == reverse("profile")
+
+
+def test_it_hashes_the_password_before_taking_the_write_lock(client, monkeypatch):
+    # On SQLite a transaction holds the database's only write lock: a fifth of
+    # a second of hashing inside one would stall every table.
+    from django.contrib.auth.hashers import PBKDF2PasswordHasher
+    from django.db import connection
+
+    depths = []
+    original = PBKDF2PasswordHasher.encode
+
+    def encode(self, password, salt, iterations=None):
+        depths.append(len(connection.atomic_blocks))
+        return original(self, password, salt, iterations)
+
+    monkeypatch.setattr(PBKDF2PasswordHasher, "encode", encode)
+    outside = len(connection.atomic_blocks)  # the test's own transaction
+    assert sign_up(client).status_code == 302
+    assert depths == [outside]
+
+
+def test_it_refuses_a_username_taken_while_the_form_was_being_checked(client, monkeypatch, django_user_model):
+    from accounts import views
+
+    class Racing(views.SignupForm):
+        def save(self, commit=True):
+            # Another sign-up with the same name lands between the check and the save.
+            django_user_model.objects.create_user(username="alice", password=PASSWORD)
+            return super().save(commit)
+
+    monkeypatch.setattr(views, "SignupForm", Racing)
+    response = sign_up(client)
+    assert response.status_code == 200
+    assert b"A user with that username already exists." in response.content
+    assert User.objects.filter(username="alice").count() == 1
+    assert Transfer.objects.count() == 1  # the racer's grant only

@@ -19,11 +19,10 @@ from urllib.parse import urlsplit
 
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
-from django.db import connection
 from django.db.models import Count
 from django.utils import timezone
 
-from tables.loadtest.runner import SIGNUPS_PER_URL, Plan, play, sign_up_bots
+from tables.loadtest.runner import Plan, play, sign_up_bots
 from tables.loadtest.stats import Stats
 from tables.models import Round, RoundSeat, RuleProfile, Seat, Table
 
@@ -65,8 +64,7 @@ class Command(BaseCommand):
         if mode == "game":
             table_ids = tuple(self._tables(tables))
         plan = Plan(urls=urls, players=players, seconds=seconds, think_ms=options["think_ms"],
-                    reply_timeout=options["reply_timeout"], table_ids=table_ids, seats=SEATS, profile=PROFILE,
-                    signups_per_url=1 if connection.vendor == "sqlite" else SIGNUPS_PER_URL)
+                    reply_timeout=options["reply_timeout"], table_ids=table_ids, seats=SEATS, profile=PROFILE)
         where = f"{len(table_ids)} table{'s' if len(table_ids) != 1 else ''}" if mode == "game" else "/ws/echo/"
         self.stdout.write(
             f"Load test ({mode}): {players} players at {where} for {seconds:g} s against {', '.join(urls)}, "

@@ -1,0 +1,110 @@
+"""Frames: one version of a table is read once and its pieces shared, yet each viewer sees only their own."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tables import frames, services
+from tests.tables.conftest import open_next_window
+from tests.tables.test_verify_shoe import version
+
+pytestmark = pytest.mark.django_db
+
+
+def seat_html(frame: str, number: int) -> str:
+    match = re.search(rf'<article id="seat-{number}".*?</article>', frame, re.S)
+    assert match, f"no seat {number} in the frame"
+    return match.group(0)
+
+
+def controls_html(frame: str) -> str:
+    return re.search(r'<section id="controls".*?</section>', frame, re.S).group(0)
+
+
+@pytest.fixture
+def betting(multi_table, alice, bob):
+    """alice in seat 1 and bob in seat 2, in a betting window."""
+    services.do_sit(multi_table.pk, alice, 1)
+    services.do_sit(multi_table.pk, bob, 2)
+    open_next_window(multi_table)
+    return multi_table
+
+
+def test_it_shows_each_viewer_their_own_seat_and_buttons_from_one_shared_version(betting, alice, bob, carol):
+    for_alice, _ = frames.render_frame(betting.pk, alice)
+    for_bob, _ = frames.render_frame(betting.pk, bob)
+    for_carol, _ = frames.render_frame(betting.pk, carol)
+
+    assert "mine" in seat_html(for_alice, 1) and "Leave table" in seat_html(for_alice, 1)
+    assert "mine" not in seat_html(for_alice, 2) and "Leave table" not in seat_html(for_alice, 2)
+    assert "mine" in seat_html(for_bob, 2) and "mine" not in seat_html(for_bob, 1)
+    assert 'name="seat" value="1"' in controls_html(for_alice) and ">Deal<" in controls_html(for_alice)
+    assert 'name="seat" value="2"' in controls_html(for_bob) and 'value="1"' not in controls_html(for_bob)
+    # carol watches: nobody's seat is hers, no buttons, and she may sit in a free seat.
+    assert "mine" not in seat_html(for_carol, 1) and ">Deal<" not in for_carol
+    assert "Sit here" in seat_html(for_carol, 3) and "Sit here" not in seat_html(for_alice, 3)
+    # The shared pieces are the same for all three.
+    for piece in ("status", "dealer", "log"):
+        pattern = rf'<(?:div|section) id="{piece}".*?</(?:div|section)>'
+        assert re.search(pattern, for_alice, re.S).group(0) == re.search(pattern, for_carol, re.S).group(0)
+
+
+def test_it_reads_a_version_once_for_all_its_viewers(betting, alice, bob, carol, django_assert_num_queries):
+    current = version(betting)
+    frames.render_frame(betting.pk, alice, version=current)
+    # bob's bankroll was read with the table, as he sits at it.
+    with django_assert_num_queries(0):
+        frames.render_frame(betting.pk, bob, version=current)
+    # carol watches: her bankroll is read for her frame.
+    with django_assert_num_queries(1):
+        for_carol, _ = frames.render_frame(betting.pk, carol, version=current)
+    assert '<strong id="bankroll" hx-swap-oob="true">1000</strong>' in for_carol
+
+
+def test_it_shows_the_new_version_after_a_change(betting, alice, bob):
+    before, seen = frames.render_frame(betting.pk, bob)
+    assert ">Deal<" in controls_html(before)
+
+    change = services.do_act(betting.pk, alice, "bet", seat=1, amount=10, version=seen)
+
+    # Asked with the version of the event that told of the change, the bet is there.
+    after, shown = frames.render_frame(betting.pk, bob, version=change.version)
+    assert shown == change.version
+    assert "Bet 10" in seat_html(after, 1)
+    # bob's own seat did not change and keeps its HTML, but not the version its Leave form sends.
+    assert f'name="version" value="{change.version}"' in seat_html(after, 2)
+    assert f'name="version" value="{seen}"' in seat_html(before, 2)
+
+
+def test_it_never_mistakes_a_players_text_for_the_version(multi_table, django_user_model, bob):
+    from tests.conftest import make_player
+
+    mallory = make_player(django_user_model, "<!--version-->")
+    services.do_sit(multi_table.pk, mallory, 1)
+
+    frame, shown = frames.render_frame(multi_table.pk, bob)
+
+    assert '<span class="player">&lt;!--version--&gt;</span>' in seat_html(frame, 1)
+    assert f'name="version" value="{shown}"' in seat_html(frame, 2)
+
+
+def test_it_asks_the_database_for_the_version_when_the_caller_does_not_know_it(betting, alice, bob):
+    frames.render_frame(betting.pk, bob)
+    services.do_act(betting.pk, alice, "bet", seat=1, amount=10, version=version(betting))
+
+    # No event seen yet (say, a refusal notice): not the cached older version.
+    after, _ = frames.render_frame(betting.pk, bob, notice="Not now.")
+    assert "Bet 10" in seat_html(after, 1)
+
+
+def test_it_shows_a_notice_to_its_viewer_only(betting, alice, bob):
+    current = version(betting)
+    refused, _ = frames.render_frame(betting.pk, alice, "That is not your seat.", version=current)
+    other, _ = frames.render_frame(betting.pk, bob, version=current)
+    again, _ = frames.render_frame(betting.pk, alice, version=current)
+
+    assert 'role="alert"' in refused and "That is not your seat." in refused
+    assert "That is not your seat." not in other
+    assert "That is not your seat." not in again
