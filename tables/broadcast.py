@@ -22,7 +22,9 @@ def group_name(table_id: int) -> str:
 def table_changed(table_id: int, version: int, deadline: dt.datetime | None) -> None:
     layer = get_channel_layer()
     if layer is not None:
-        async_to_sync(layer.group_send)(
-            group_name(table_id), {"type": "table.changed", "table": table_id, "version": version}
-        )
+        event = {"type": "table.changed", "table": table_id, "version": version}
+        # In a server, sent from its event loop while this thread goes on;
+        # elsewhere (a management command, a test) sent here and now.
+        if not clock.run_soon(layer.group_send, group_name(table_id), event):
+            async_to_sync(layer.group_send)(group_name(table_id), event)
     clock.arm(table_id, version, deadline)

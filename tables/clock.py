@@ -14,6 +14,7 @@ import asyncio
 import contextvars
 import datetime as dt
 import logging
+from collections.abc import Awaitable, Callable
 
 from channels.db import database_sync_to_async
 from django.utils import timezone
@@ -49,6 +50,30 @@ def arm(table_id: int, version: int, deadline: dt.datetime | None) -> None:
         _loop.call_soon_threadsafe(_schedule, table_id, version, deadline, context=context)
 
 
+def run_soon(coroutine_function: Callable[..., Awaitable[object]], *args: object) -> bool:
+    """Start `coroutine_function(*args)` on the loop without waiting for it; False if there is no loop.
+
+    For work a sync thread hands to the loop (e.g. a group_send after a
+    commit): waiting for it would hold Channels' one database thread, which
+    every consumer of the process needs, until the busy loop got round to it.
+    """
+    if _loop is None or _loop.is_closed():
+        return False
+
+    def start() -> None:
+        asyncio.ensure_future(coroutine_function(*args)).add_done_callback(_log_failure)
+
+    try:
+        running = asyncio.get_running_loop()
+    except RuntimeError:
+        running = None
+    if running is _loop:
+        start()
+    else:
+        _loop.call_soon_threadsafe(start, context=contextvars.Context())
+    return True
+
+
 def _schedule(table_id: int, version: int, deadline: dt.datetime | None) -> None:
     """On the loop: replace the table's timer with one for `deadline` (none if it is None)."""
     previous = _timers.pop(table_id, None)
@@ -80,4 +105,4 @@ async def _expire(table_id: int, version: int, deadline: dt.datetime) -> None:
 
 def _log_failure(task: asyncio.Future) -> None:
     if not task.cancelled() and task.exception() is not None:
-        log.error("A table timer failed", exc_info=task.exception())
+        log.error("A table's background task failed", exc_info=task.exception())

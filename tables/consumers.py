@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
@@ -85,15 +86,36 @@ class TableConsumer(AsyncWebsocketConsumer):
             return "Something went wrong on our side; nothing was changed."
         return None
 
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        # Channels hops to the database thread before every message to close
+        # stale connections. Every database call here goes through
+        # database_sync_to_async, which does that itself, and the extra hop
+        # would queue each of a table's frames on that one thread.
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
+
     async def table_changed(self, event: dict[str, Any]) -> None:
         # Events can queue up; one render shows the latest state, so skip older ones.
-        if event["version"] > self.rendered_version:
+        if event["version"] <= self.rendered_version:
+            return
+        # One read of the new version serves every viewer of the table in this
+        # process; their frames are then made here, with no database.
+        await frames.read(self.table_id, event["version"])
+        cached = frames.cached_frame(self.table_id, self.user, event["version"])
+        if cached is None:  # a watcher, whose bankroll is read for each frame
             await self.send_table(version=event["version"])
+        else:
+            await self._send_frame(*cached)
 
     async def send_table(self, notice: str | None = None, force: bool = False, version: int | None = None) -> None:
         html, version = await database_sync_to_async(frames.render_frame)(
             self.table_id, self.user, notice, version=version
         )
+        await self._send_frame(html, version, force)
+
+    async def _send_frame(self, html: str, version: int, force: bool = False) -> None:
         if version < self.rendered_version and not force:
             return
         self.rendered_version = max(version, self.rendered_version)

@@ -16,10 +16,12 @@ edits), so nothing filed under a version can be older than that version.
 
 from __future__ import annotations
 
+import asyncio
 import threading
 from collections.abc import Callable, Hashable
 from dataclasses import replace
 
+from channels.db import database_sync_to_async
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString, mark_safe
 
@@ -83,6 +85,37 @@ def rendered(table_id: int, version: int | None = None) -> Rendered:
     return fresh
 
 
+def holds(table_id: int, version: int) -> bool:
+    """Whether this process has rendered `version` of the table, or a newer one."""
+    with _latest_lock:
+        table = _latest.get(table_id)
+    return table is not None and table.version >= version
+
+
+# Reads of a table in flight, so that its viewers' consumers, all told of the
+# same change at once, wait for one read instead of queueing one each on
+# Channels' database thread.
+_reading: dict[int, asyncio.Future[Rendered]] = {}
+
+
+async def read(table_id: int, version: int) -> None:
+    """Have this process hold `version` of the table, or a newer one: at most one read per table at a time."""
+    while not holds(table_id, version):
+        pending = _reading.get(table_id)
+        if pending is not None:
+            # Someone's read started before ours was needed: it may be older; check again after.
+            await asyncio.shield(pending)
+            continue
+        reading = asyncio.ensure_future(database_sync_to_async(rendered)(table_id, version))
+        _reading[table_id] = reading
+        try:
+            await asyncio.shield(reading)
+        finally:
+            if _reading.get(table_id) is reading:
+                del _reading[table_id]
+        return
+
+
 def forget(table_id: int | None = None) -> None:
     """Drop cached versions (tests, and a table deleted in the admin)."""
     with _latest_lock:
@@ -102,7 +135,28 @@ def render_frame(
     """
     table = rendered(table_id, version)
     viewer_id = presenter.viewer_id(viewer)
-    view = presenter.view_for(table.state, viewer_id, presenter.bankroll_in(table.state, viewer_id))
+    return _compose(table, viewer, presenter.bankroll_in(table.state, viewer_id), notice)
+
+
+def cached_frame(table_id: int, viewer: User | None, version: int) -> tuple[str, int] | None:
+    """The frame, if this process holds `version` (or newer) and the viewer's bankroll; else None.
+
+    Touches no database, so a consumer may call it on the event loop: most of
+    a table's frames are made without a trip to the database thread.
+    """
+    with _latest_lock:
+        table = _latest.get(table_id)
+    if table is None or table.version < version:
+        return None
+    viewer_id = presenter.viewer_id(viewer)
+    if viewer_id is not None and viewer_id not in table.state.bankrolls:
+        return None  # a watcher's bankroll is read from the database
+    return _compose(table, viewer, table.state.bankrolls.get(viewer_id), None)
+
+
+def _compose(table: Rendered, viewer: User | None, bankroll: int | None, notice: str | None) -> tuple[str, int]:
+    viewer_id = presenter.viewer_id(viewer)
+    view = presenter.view_for(table.state, viewer_id, bankroll)
     context = {"view": view, "user": viewer, "oob": True, "notice": None}
 
     def render(name: str, **extra: object) -> Callable[[], str]:

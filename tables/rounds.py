@@ -105,12 +105,22 @@ def _shoe_for_next_round(table: Table, rules: RuleSet, now: dt.datetime) -> tupl
 # --- Storing what the engine did ------------------------------------------------------
 
 
-def record(table: Table, round_row: Round, engine: EngineRound, first_event: int, now: dt.datetime) -> None:
-    """Write the engine's new events since `first_event`: chips to the ledger, state to the row."""
+def record(
+    table: Table,
+    round_row: Round,
+    engine: EngineRound,
+    first_event: int,
+    now: dt.datetime,
+    seats: list[Seat] | None = None,
+) -> None:
+    """Write the engine's new events since `first_event`: chips to the ledger, state to the row.
+
+    `seats` are the table's `seated()` seats, read in this transaction, if the caller has them.
+    """
     moves = [event for event in engine.events[first_event:] if event.chips and event.seat is not None]
     if moves:
         # Most hits and stands move no chips: the accounts are read only when some do.
-        accounts = {seat.number: seat.account for seat in seated(table)}
+        accounts = {seat.number: seat.account for seat in (seats if seats is not None else seated(table))}
         house = ledger.house_account()
         for event in moves:
             _move_chips(event, accounts[event.seat], house, round_row, f"{table.name} round {round_row.number}")

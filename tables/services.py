@@ -165,10 +165,14 @@ def do_sit(
         return _commit(table)
 
 
-def _own_seat(table: Table, user: User, number: int) -> Seat:
+def _own_seat(table: Table, user: User, number: int, seated: list[Seat] | None = None) -> Seat:
+    """The user's seat `number`, looked up among `seated` (rounds.seated) when the caller has them."""
     if not user.is_authenticated:
         raise TableError("Sign in to play.", "anonymous")
-    seat = table.seats.select_related("account").filter(number=number).first()
+    if seated is not None:
+        seat = next((seat for seat in seated if seat.number == number), None)
+    else:
+        seat = table.seats.select_related("account").filter(number=number).first()
     if seat is None or seat.player_id != user.pk:
         raise TableError("That is not your seat.", "not_your_seat")
     return seat
@@ -254,7 +258,9 @@ def do_act(
     method, takes_hand, takes_amount = ACTIONS[action]
     with transaction.atomic():
         table = _lock(table_id)
-        _own_seat(table, user, seat)
+        # Read once: the seat check now, the chips' accounts when the play moves some.
+        seated = rounds.seated(table)
+        _own_seat(table, user, seat, seated)
         now = rounds.now()
         late = _overdue(table, now)
         if late:
@@ -274,14 +280,16 @@ def do_act(
             args: tuple = (seat, hand) if takes_hand else (seat,)
             if takes_amount and (amount is not None or action == "bet"):
                 args += (amount,)
-            _apply(table, round_row, engine, method, args, {"actor": "player"})
+            _apply(table, round_row, engine, method, args, {"actor": "player"}, seated)
             change = _commit(table, engine)
     if late:
         raise TableError("Time ran out before your click arrived; here is the table as it stands.", "late")
     return change
 
 
-def _apply(table, round_row, engine, method: str, args: tuple, kwargs: dict) -> None:
+def _apply(
+    table, round_row, engine, method: str, args: tuple, kwargs: dict, seated: list[Seat] | None = None
+) -> None:
     now = rounds.now()
     before = rounds.timer_key(engine)
     first = len(engine.events)
@@ -289,7 +297,7 @@ def _apply(table, round_row, engine, method: str, args: tuple, kwargs: dict) -> 
         getattr(engine, method)(*args, **kwargs)
     except IllegalAction as error:
         raise TableError(error.message, str(error.code)) from None
-    rounds.record(table, round_row, engine, first, now)
+    rounds.record(table, round_row, engine, first, now, seated)
     if engine.phase is not Phase.SETTLED:
         table.deadline = rounds.decision_deadline(table, engine, before, now)
 

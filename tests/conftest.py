@@ -24,6 +24,19 @@ os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 PASSWORD = "correct horse battery staple"
 
 
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix) -> None:
+    """The test process closes its connections after each use (its child servers keep the defaults).
+
+    A connection kept open in Channels' worker thread would outlive the test
+    that opened it, and the next consumer, in a test without database access,
+    would be refused when Channels checks it.
+    """
+    from django.conf import settings
+
+    settings.DATABASES["default"]["CONN_MAX_AGE"] = 0
+
+
 @pytest.fixture(autouse=True)
 def fresh_frame_cache():
     """Every test starts with no rendered tables: ids are reused between test databases."""

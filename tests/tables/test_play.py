@@ -126,13 +126,13 @@ def test_one_action_takes_a_pinned_number_of_queries(solo_table, alice, rig, dja
     ledger.house_account()  # exists from the first bet ever placed on
     current = version(solo_table)
     # A bet (which deals): the savepoint (BEGIN outside tests); lock the table;
-    # read its round; the player's seat; the seated players; the house account;
-    # one transfer (savepoint, two balance updates, the row, release); write the
-    # round; write the table; release.
-    with django_assert_num_queries(9 + 5):
+    # the seated players (the player's seat among them); read its round; the
+    # house account; one transfer (savepoint, two balance updates, the row,
+    # release); write the round; write the table; release.
+    with django_assert_num_queries(8 + 5):
         services.do_act(solo_table.pk, alice, "bet", seat=1, amount=10, version=current)
     current = version(solo_table)
-    with django_assert_num_queries(9):  # a hit moves no chips
+    with django_assert_num_queries(7):  # a hit moves no chips: no house account, no transfer
         services.do_act(solo_table.pk, alice, "hit", seat=1, version=current)
 
 
