@@ -27,39 +27,53 @@ from django.utils.safestring import SafeString, mark_safe
 
 from accounts.models import User
 from tables import presenter
-from tables.models import Table
+from tables.engine import Round as EngineRound
+from tables.models import Round, Seat, Table
 
 TEMPLATE = "tables/table.html"
 
 
-# The forms in a seat carry the version they were rendered for. A seat's HTML
-# is kept across versions with this stand-in, replaced on the way out: a raw
-# "<" can only come from the template, as everything a player typed is escaped.
+# Pieces that do not change with every version (a seat nobody acted at, the
+# dealer between cards, the empty notice) are kept across versions, by what
+# they show. The forms in a seat carry the version they were rendered for:
+# a seat is kept with this stand-in, replaced on the way out. A raw "<" can
+# only come from the template, as everything a player typed is escaped.
 VERSION_SLOT = mark_safe("<!--version-->")
-# Seat HTML kept per table across versions (a round deals a few dozen states).
-MAX_KEPT_SEATS = 128
+# Where the seats go in the #seats box (same reasoning).
+PIECES_SLOT = mark_safe("<!--seats-->")
+# Pieces kept per table across versions (a round shows a few dozen states).
+MAX_KEPT = 256
 
 
 class Rendered:
     """One version of one table: its snapshot and the pieces rendered from it so far."""
 
-    def __init__(self, state: presenter.TableState, kept_seats: dict[Hashable, str] | None = None) -> None:
+    def __init__(self, state: presenter.TableState, kept: dict[Hashable, str] | None = None) -> None:
         self.state = state
         self._pieces: dict[Hashable, str] = {}
         # What each seat shows, as a watcher sees it: with `is_mine` and the
         # viewer's options for free seats, all a seat's HTML depends on.
         self.seat_shows = [repr(seat) for seat in state.seats]
-        self.kept_seats = kept_seats if kept_seats is not None and len(kept_seats) < MAX_KEPT_SEATS else {}
+        # Shared with the versions before and after: keyed by all a piece shows.
+        self.kept = kept if kept is not None and len(kept) < MAX_KEPT else {}
 
     @property
     def version(self) -> int:
         return self.state.version
 
     def piece(self, key: Hashable, render: Callable[[], str]) -> str:
+        """A piece of this version (its key need not say which version)."""
         html = self._pieces.get(key)
         if html is None:
             # Two threads may render the same piece at once; both results are equal.
             html = self._pieces[key] = render()
+        return html
+
+    def kept_piece(self, key: Hashable, render: Callable[[], str]) -> str:
+        """A piece of any version: its key says all it shows; VERSION_SLOT stands for the version."""
+        html = self.kept.get(key)
+        if html is None:
+            html = self.kept[key] = render()
         return html
 
 
@@ -77,12 +91,42 @@ def rendered(table_id: int, version: int | None = None) -> Rendered:
             version = Table.objects.filter(pk=table_id).values_list("version", flat=True).first()
         if version is not None and current.version >= version:
             return current
-    fresh = Rendered(presenter.snapshot(table_id), current.kept_seats if current is not None else None)
+    fresh = Rendered(presenter.snapshot(table_id), current.kept if current is not None else None)
     with _latest_lock:
         current = _latest.get(table_id)
         if current is None or current.version < fresh.version:
             _latest[table_id] = fresh
     return fresh
+
+
+def offer(table: Table, seated: list[Seat], round_row: Round, engine: EngineRound) -> None:
+    """A play this process has just committed: its state, so that its viewers' frames need no read.
+
+    Taken only as the very next version after the one this process holds,
+    in the same round with the same players: then all the play did not
+    change (the seat numbers, the players' bankrolls, the shoe's commitment)
+    is as that version has it, and the rest is what the play just wrote.
+    """
+    with _latest_lock:
+        previous = _latest.get(table.pk)
+    if previous is None or previous.version != table.version - 1:
+        return
+    before = previous.state
+    if before.round_id != round_row.pk or before.players != {seat.number: seat.player_id for seat in seated}:
+        return
+    state = presenter.snapshot_of(
+        table,
+        seated,
+        [seat.number for seat in before.seats],
+        round_row,
+        engine,
+        bankrolls=before.bankrolls,
+        commitment=before.commitment,
+    )
+    fresh = Rendered(state, previous.kept)
+    with _latest_lock:
+        if _latest.get(table.pk) is previous:
+            _latest[table.pk] = fresh
 
 
 def holds(table_id: int, version: int) -> bool:
@@ -162,21 +206,36 @@ def _compose(table: Rendered, viewer: User | None, bankroll: int | None, notice:
     def render(name: str, **extra: object) -> Callable[[], str]:
         return lambda: render_to_string(f"{TEMPLATE}#{name}", context | extra)
 
-    seat_keys = [_seat_key(table, i, seat, view) for i, seat in enumerate(view.seats)]
-    seat_pieces = [
+    seats = [
         table.piece(key, lambda key=key, seat=seat: _seat_html(table, key, seat, view))
-        for key, seat in zip(seat_keys, view.seats)
+        for key, seat in ((_seat_key(table, i, seat, view), seat) for i, seat in enumerate(view.seats))
     ]
+    # The #seats box around them: everything before and after its one piece.
+    before_seats, after_seats = table.kept_piece("seats", render("seats", seat_pieces=[PIECES_SLOT])).split(
+        PIECES_SLOT
+    )
+    if view.controls:
+        # A decision still open looks the same from version to version, but for the version it sends.
+        key = ("controls", tuple(view.my_seats), repr(view.controls))
+        controls = table.kept_piece(key, render("controls", view=replace(view, version=VERSION_SLOT)))
+        controls = controls.replace(VERSION_SLOT, str(table.version))
+    else:
+        # No decision to make: the same few words for everyone in the viewer's position.
+        position = (bool(view.my_seats), viewer_id is not None, view.can_sit)
+        controls = table.kept_piece(("no controls", *position), render("controls"))
+    dealer = (tuple(card.code for card in view.dealer), view.dealer_total)
     parts = [
-        render("bankroll", bankroll=view.bankroll)() if view.bankroll is not None else "",
-        table.piece("status", render("status")),
-        table.piece("dealer", render("dealer")),
-        table.piece(("seats", *seat_keys), render("seats", seat_pieces=[mark_safe(p) for p in seat_pieces])),
-        # A notice answers one click: never cached.
-        render("notice", notice=notice)() if notice else table.piece("notice", render("notice")),
-        table.piece(
-            ("controls", tuple(view.my_seats), viewer_id is not None, view.can_sit), render("controls")
+        "" if view.bankroll is None else table.kept_piece(
+            ("bankroll", view.bankroll), render("bankroll", bankroll=view.bankroll)
         ),
+        table.piece("status", render("status")),
+        table.kept_piece(("dealer", *dealer), render("dealer")),
+        before_seats,
+        *seats,
+        after_seats,
+        # A notice answers one click: never kept.
+        render("notice", notice=notice)() if notice else table.kept_piece("no notice", render("notice")),
+        controls,
         table.piece("log", render("log")),
     ]
     return SafeString("".join(parts)), view.version
@@ -192,8 +251,8 @@ def _seat_key(table: Rendered, index: int, seat: presenter.SeatView, view: prese
 
 
 def _seat_html(table: Rendered, key: Hashable, seat: presenter.SeatView, view: presenter.TableView) -> str:
-    html = table.kept_seats.get(key)
-    if html is None:
+    def render() -> str:
         context = {"view": replace(view, version=VERSION_SLOT), "seat": seat, "oob": True}
-        html = table.kept_seats[key] = render_to_string(f"{TEMPLATE}#seat", context)
-    return html.replace(VERSION_SLOT, str(table.version))
+        return render_to_string(f"{TEMPLATE}#seat", context)
+
+    return table.kept_piece(key, render).replace(VERSION_SLOT, str(table.version))

@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from django.conf import settings
+from django.utils.html import format_html
+from django.utils.safestring import SafeString, mark_safe
 
 from accounts.models import AccountKind, LedgerAccount, User
 from tables import rounds
@@ -17,7 +19,7 @@ from tables.engine import InsuranceRule
 from tables.engine import Event, EventKind, Phase, Round as EngineRound, SeatStatus
 from tables.engine.hand import hand_value
 from tables.engine.state import InsuranceStatus
-from tables.models import Seat, Table
+from tables.models import Round, Seat, Table
 
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
@@ -68,6 +70,20 @@ class CardView:
             return "face-down card"
         rank = RANK_NAMES.get(self.code[0], self.code[0])
         return f"{rank} of {SUIT_NAMES[self.code[1]]}"
+
+    @property
+    def html(self) -> SafeString:
+        """The card as the pages draw it. Made here, not by a template include: a table frame draws dozens."""
+        if not self.face_up:
+            return mark_safe('<span class="card back" role="img" aria-label="face-down card" data-card="hidden"></span>')
+        return format_html(
+            '<span class="card{}" role="img" aria-label="{}" data-card="{}">{}{}</span>',
+            " red" if self.red else "",
+            self.label,
+            self.code,
+            self.rank,
+            self.suit,
+        )
 
 
 @dataclass(frozen=True)
@@ -150,6 +166,7 @@ class TableState:
     table: Table
     version: int
     engine: EngineRound | None
+    round_id: int | None
     round_number: int | None
     seats: tuple[SeatView, ...]  # as a watcher sees them: nobody's seat is "mine"
     players: dict[int, int]  # seat number -> player id
@@ -184,23 +201,49 @@ def snapshot(table_id: int) -> TableState:
     table = Table.objects.select_related("current_round__shoe").get(pk=table_id)
     seats = list(table.seats.select_related("player", "account").order_by("number"))
     round_row = table.current_round
-    engine = rounds.load(round_row) if round_row is not None else None
-    names = {seat.number: seat.player.username for seat in seats if seat.player_id}
+    seated = [seat for seat in seats if seat.player_id]
+    return snapshot_of(
+        table,
+        seated,
+        [seat.number for seat in seats],
+        round_row,
+        rounds.load(round_row) if round_row is not None else None,
+        bankrolls=_bankrolls({seat.player_id for seat in seated}),
+        commitment=round_row.shoe.commitment if round_row is not None else None,
+    )
+
+
+def snapshot_of(
+    table: Table,
+    seated: list[Seat],
+    numbers: list[int],
+    round_row: Round | None,
+    engine: EngineRound | None,
+    *,
+    bankrolls: dict[int, int],
+    commitment: str | None,
+) -> TableState:
+    """A TableState from rows already read: the seated players' seats (with player and account)."""
+    names = {seat.number: seat.player.username for seat in seated}
     turn = engine.to_act() if engine is not None else None
+    by_number = {seat.number: seat for seat in seated}
     dealer, dealer_total = _dealer(engine)
-    players = {seat.number: seat.player_id for seat in seats if seat.player_id}
     return TableState(
         table=table,
         version=table.version,
         engine=engine,
+        round_id=round_row.pk if round_row is not None else None,
         round_number=round_row.number if round_row is not None else None,
-        seats=tuple(_seat_view(seat, engine, turn) for seat in seats),
-        players=players,
-        bankrolls=_bankrolls(set(players.values())),
+        seats=tuple(
+            _seat_view(by_number[n], engine, turn) if n in by_number else SeatView(number=n, player=None, is_mine=False)
+            for n in numbers
+        ),
+        players={seat.number: seat.player_id for seat in seated},
+        bankrolls=bankrolls,
         dealer=dealer,
         dealer_total=dealer_total,
         log=_log(engine, names) if engine is not None else [],
-        commitment=round_row.shoe.commitment if round_row is not None else None,
+        commitment=commitment,
         rules=rounds.rules_of(table).describe(),
     )
 

@@ -19,7 +19,7 @@ from django.utils import timezone
 
 from accounts import ledger
 from accounts.models import User
-from tables import broadcast, rounds
+from tables import broadcast, frames, rounds
 from tables.engine import IllegalAction, Phase
 from tables.models import RuleProfile, Seat, Table
 
@@ -68,13 +68,17 @@ def _lock(table_id: int) -> Table:
         raise TableError("This table does not exist.", "no_table") from None
 
 
-def _commit(table: Table, engine=None) -> Change:
+def _commit(table: Table, engine=None, seated: list[Seat] | None = None) -> Change:
     table.version += 1
     round_row = table.current_round
     if engine is None and round_row is not None:
         engine = rounds.load(round_row)
     rounds.refresh_decisions(table, round_row, engine, table.version)
     table.save(update_fields=["version", "current_round", "deadline", "decisions"])
+    if seated is not None and engine is not None and engine.phase is not Phase.SETTLED:
+        # A play in mid-round: this process's viewers get the state just
+        # written without reading it back (before they hear of it, below).
+        transaction.on_commit(partial(frames.offer, table, seated, round_row, engine))
     transaction.on_commit(partial(broadcast.table_changed, table.pk, table.version, table.deadline))
     return Change(table.pk, table.version)
 
@@ -281,7 +285,7 @@ def do_act(
             if takes_amount and (amount is not None or action == "bet"):
                 args += (amount,)
             _apply(table, round_row, engine, method, args, {"actor": "player"}, seated)
-            change = _commit(table, engine)
+            change = _commit(table, engine, seated)
     if late:
         raise TableError("Time ran out before your click arrived; here is the table as it stands.", "late")
     return change

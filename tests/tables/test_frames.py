@@ -108,3 +108,62 @@ def test_it_shows_a_notice_to_its_viewer_only(betting, alice, bob):
     assert 'role="alert"' in refused and "That is not your seat." in refused
     assert "That is not your seat." not in other
     assert "That is not your seat." not in again
+
+
+def fresh_read(table_id: int, viewer) -> str:
+    frames.forget()
+    return frames.render_frame(table_id, viewer)[0]
+
+
+def test_it_takes_a_play_committed_here_without_reading_it_back(
+    betting, alice, bob, django_assert_num_queries, django_capture_on_commit_callbacks
+):
+    frames.render_frame(betting.pk, bob)  # this process holds the version before the bet
+
+    with django_capture_on_commit_callbacks(execute=True):
+        change = services.do_act(betting.pk, alice, "bet", seat=1, amount=10, version=version(betting))
+
+    with django_assert_num_queries(0):
+        frame, shown = frames.render_frame(betting.pk, bob, version=change.version)
+    assert shown == change.version and "Bet 10" in seat_html(frame, 1)
+
+
+def test_a_play_taken_without_a_read_shows_exactly_what_a_read_shows(
+    multi_table, alice, bob, carol, rig, django_capture_on_commit_callbacks
+):
+    # alice 10 v bob 16, dealer 6 then 9: a round of bets, hits, a double and stands.
+    rig(["5S", "TH", "6C", "5D", "6H", "9S", "2C", "3D", "TC", "KC"])
+    services.do_sit(multi_table.pk, alice, 1)
+    services.do_sit(multi_table.pk, bob, 2)
+    open_next_window(multi_table)
+    plays = [
+        (alice, "bet", 1, {"amount": 10}),
+        (bob, "bet", 2, {"amount": 20}),  # deals
+        (alice, "double", 1, {}),
+        (bob, "hit", 2, {}),
+    ]
+    for player, action, seat, fields in plays:
+        frames.render_frame(multi_table.pk, carol)  # this process holds the version before the play
+        with django_capture_on_commit_callbacks(execute=True):
+            change = services.do_act(multi_table.pk, player, action, seat=seat, version=version(multi_table), **fields)
+        assert frames.holds(multi_table.pk, change.version), f"{action} was read, not taken"
+        taken = {viewer: frames.render_frame(multi_table.pk, viewer, version=change.version)[0] for viewer in (alice, bob, carol)}
+        for viewer, frame in taken.items():
+            assert frame == fresh_read(multi_table.pk, viewer), f"{viewer} after {action}"
+
+    # The play that ends the round changes seats and ledger: it is read back, not taken.
+    frames.render_frame(multi_table.pk, carol)
+    with django_capture_on_commit_callbacks(execute=True):
+        change = services.do_act(multi_table.pk, bob, "stand", seat=2, version=version(multi_table))
+    assert not frames.holds(multi_table.pk, change.version)
+    assert "Round over" in fresh_read(multi_table.pk, carol)
+
+
+def test_it_reads_the_table_after_a_version_it_did_not_see(betting, alice, bob, carol, django_assert_num_queries):
+    frames.render_frame(betting.pk, bob)
+    services.do_sit(betting.pk, carol, 3)  # a version this process never rendered
+    change = services.do_act(betting.pk, alice, "bet", seat=1, amount=10, version=version(betting))
+
+    frame, _ = frames.render_frame(betting.pk, bob, version=change.version)
+
+    assert "carol" in seat_html(frame, 3) and "Bet 10" in seat_html(frame, 1)
