@@ -136,7 +136,12 @@ if REDIS_URL:
         }
     }
 else:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "casino.layers.ThrottledCleanupLayer",
+            "CONFIG": {"capacity": env_int("CHANNEL_CAPACITY", 1500, minimum=100)},
+        }
+    }
 
 # --- Accounts -----------------------------------------------------------------
 

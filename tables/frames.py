@@ -42,20 +42,26 @@ VERSION_SLOT = mark_safe("<!--version-->")
 # Where the seats go in the #seats box (same reasoning).
 PIECES_SLOT = mark_safe("<!--seats-->")
 # Pieces kept per table across versions (a round shows a few dozen states).
-MAX_KEPT = 256
+MAX_KEPT = 128
 
 
 class Rendered:
     """One version of one table: its snapshot and the pieces rendered from it so far."""
 
-    def __init__(self, state: presenter.TableState, kept: dict[Hashable, str] | None = None) -> None:
+    def __init__(self, state: presenter.TableState, previous: Rendered | None = None) -> None:
         self.state = state
         self._pieces: dict[Hashable, str] = {}
         # What each seat shows, as a watcher sees it: with `is_mine` and the
         # viewer's options for free seats, all a seat's HTML depends on.
         self.seat_shows = [repr(seat) for seat in state.seats]
         # Shared with the versions before and after: keyed by all a piece shows.
-        self.kept = kept if kept is not None and len(kept) < MAX_KEPT else {}
+        # Grown too big, it keeps what the version before used.
+        self.kept: dict[Hashable, str] = {}
+        self._used: set[Hashable] = set()
+        if previous is not None:
+            self.kept = previous.kept
+            if len(self.kept) > MAX_KEPT:
+                self.kept = {key: self.kept[key] for key in list(previous._used) if key in self.kept}
 
     @property
     def version(self) -> int:
@@ -71,6 +77,7 @@ class Rendered:
 
     def kept_piece(self, key: Hashable, render: Callable[[], str]) -> str:
         """A piece of any version: its key says all it shows; VERSION_SLOT stands for the version."""
+        self._used.add(key)
         html = self.kept.get(key)
         if html is None:
             html = self.kept[key] = render()
@@ -91,7 +98,7 @@ def rendered(table_id: int, version: int | None = None) -> Rendered:
             version = Table.objects.filter(pk=table_id).values_list("version", flat=True).first()
         if version is not None and current.version >= version:
             return current
-    fresh = Rendered(presenter.snapshot(table_id), current.kept if current is not None else None)
+    fresh = Rendered(presenter.snapshot(table_id), current)
     with _latest_lock:
         current = _latest.get(table_id)
         if current is None or current.version < fresh.version:
@@ -123,7 +130,7 @@ def offer(table: Table, seated: list[Seat], round_row: Round, engine: EngineRoun
         bankrolls=before.bankrolls,
         commitment=before.commitment,
     )
-    fresh = Rendered(state, previous.kept)
+    fresh = Rendered(state, previous)
     with _latest_lock:
         if _latest.get(table.pk) is previous:
             _latest[table.pk] = fresh
