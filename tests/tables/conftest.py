@@ -42,6 +42,15 @@ def make_table(profile: str = RuleProfile.ATLANTIC_CITY_MULTI, **fields) -> Tabl
 
 
 @pytest.fixture
+def staff(client, carol):
+    """A client signed in as carol, made staff: the admin."""
+    carol.is_staff = carol.is_superuser = True
+    carol.save()
+    client.force_login(carol)
+    return client
+
+
+@pytest.fixture
 def solo_table(db):
     return make_table(RuleProfile.ATLANTIC_CITY)
 

@@ -34,6 +34,7 @@ async def test_it_refuses_a_frame_over_4_kb_by_closing():
     closed = await communicator.receive_output(timeout=5)
     assert closed["type"] == "websocket.close"
     assert closed["code"] == CLOSE_TOO_BIG
+    await communicator.disconnect()  # ends the consumer, rather than leave it to the loop's teardown
 
 
 @pytest.mark.asyncio
@@ -43,6 +44,7 @@ async def test_it_refuses_a_binary_frame_by_closing():
     closed = await communicator.receive_output(timeout=5)
     assert closed["type"] == "websocket.close"
     assert closed["code"] == CLOSE_NOT_TEXT
+    await communicator.disconnect()
 
 
 def echo_routes() -> list[URLPattern]:

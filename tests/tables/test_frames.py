@@ -167,3 +167,39 @@ def test_it_reads_the_table_after_a_version_it_did_not_see(betting, alice, bob, 
     frame, _ = frames.render_frame(betting.pk, bob, version=change.version)
 
     assert "carol" in seat_html(frame, 3) and "Bet 10" in seat_html(frame, 1)
+
+
+def test_it_leaves_a_watchers_frame_to_the_database_thread(betting, bob, carol):
+    current = version(betting)
+    frames.render_frame(betting.pk, bob, version=current)
+
+    # bob sits here: his frame needs nothing the version did not read. carol's bankroll is not in it.
+    assert frames.cached_frame(betting.pk, bob, current) is not None
+    assert frames.cached_frame(betting.pk, carol, current) is None
+    # Nor is a version this process has not read.
+    assert frames.cached_frame(betting.pk, bob, current + 1) is None
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_the_viewers_told_of_one_change_wait_for_one_read(monkeypatch):
+    import asyncio
+
+    from channels.db import database_sync_to_async
+
+    from tests.tables.conftest import make_table
+
+    table = await database_sync_to_async(make_table)()
+    reads = []
+    real = frames.rendered
+
+    def counting(table_id, version=None):
+        reads.append(version)
+        return real(table_id, version)
+
+    monkeypatch.setattr(frames, "rendered", counting)
+
+    await asyncio.gather(*(frames.read(table.pk, table.version) for _ in range(5)))
+
+    assert reads == [table.version]
+    assert frames.holds(table.pk, table.version)

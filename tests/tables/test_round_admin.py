@@ -17,14 +17,6 @@ from tests.tables.test_verify_shoe import play_out, play_solo_round, version
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def staff(client, carol):
-    carol.is_staff = carol.is_superuser = True
-    carol.save()
-    client.force_login(carol)
-    return client
-
-
 def changelist(client, **params) -> list[int]:
     response = client.get(reverse("admin:tables_round_changelist"), params)
     assert response.status_code == 200

@@ -2,21 +2,12 @@
 
 from __future__ import annotations
 
-import pytest
 from django.urls import reverse
 
 from tables import frames, services
 from tables.models import Table
 from tests.tables.conftest import open_next_window
 from tests.tables.test_verify_shoe import version
-
-
-@pytest.fixture
-def staff(client, carol):
-    carol.is_staff = carol.is_superuser = True
-    carol.save()
-    client.force_login(carol)
-    return client
 
 
 def edit_form(table: Table, **changes) -> dict[str, object]:
