@@ -49,16 +49,20 @@ def transfer(
     reason: str = "",
     created_by: User | None = None,
     round: Round | None = None,
+    savepoint: bool = True,
 ) -> Transfer:
     """Move `amount` chips from `source` to `destination` and record it.
 
     Raises InsufficientChips, leaving everything unchanged, when the source
-    may not go below zero and holds fewer than `amount` chips.
+    may not go below zero and holds fewer than `amount` chips. A caller whose
+    whole transaction ends with such an error may pass savepoint=False and
+    save the two statements that bracket the transfer: the error then undoes
+    the caller's transaction along with it.
     """
     amount = _check_amount(amount)
     if source.pk == destination.pk:
         raise LedgerError("A transfer needs two different accounts.")
-    with transaction.atomic():
+    with transaction.atomic(savepoint=savepoint):
         # Rows are always written in primary-key order, so two transactions
         # moving chips between the same accounts cannot deadlock each other.
         if source.pk < destination.pk:

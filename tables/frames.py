@@ -214,7 +214,7 @@ def _compose(table: Rendered, viewer: User | None, bankroll: int | None, notice:
         return lambda: render_to_string(f"{TEMPLATE}#{name}", context | extra)
 
     seats = [
-        table.piece(key, lambda key=key, seat=seat: _seat_html(table, key, seat, view))
+        table.piece((key, seat.is_mine), lambda key=key, seat=seat: _seat_html(table, key, seat, view))
         for key, seat in ((_seat_key(table, i, seat, view), seat) for i, seat in enumerate(view.seats))
     ]
     # The #seats box around them: everything before and after its one piece.
@@ -249,17 +249,23 @@ def _compose(table: Rendered, viewer: User | None, bankroll: int | None, notice:
 
 
 def _seat_key(table: Rendered, index: int, seat: presenter.SeatView, view: presenter.TableView) -> Hashable:
-    """Viewers, and versions, with equal keys see this seat alike (but for the version in its forms)."""
+    """Viewers, and versions, with equal keys see this seat's body alike (but for the version in its forms)."""
     if seat.player is not None:
-        return ("seat", table.seat_shows[index], seat.is_mine)
+        return ("seat body", table.seat_shows[index])
     # A free seat offers "Sit here" (from the minimum bet), "Move here" (from the viewer's seat) or nothing.
     moves_from = view.my_seats[0] if view.can_change_seat else None
-    return ("seat", table.seat_shows[index], view.can_sit, moves_from, view.table.min_bet)
+    return ("seat body", table.seat_shows[index], view.can_sit, moves_from, view.table.min_bet)
 
 
 def _seat_html(table: Rendered, key: Hashable, seat: presenter.SeatView, view: presenter.TableView) -> str:
-    def render() -> str:
-        context = {"view": replace(view, version=VERSION_SLOT), "seat": seat, "oob": True}
-        return render_to_string(f"{TEMPLATE}#seat", context)
+    """The seat: its body, the same for every viewer, in the viewer's own frame (theirs: "mine", Leave)."""
+    slotted = replace(view, version=VERSION_SLOT)
 
-    return table.kept_piece(key, render).replace(VERSION_SLOT, str(table.version))
+    def body() -> str:
+        return render_to_string(f"{TEMPLATE}#seat_body", {"view": slotted, "seat": seat})
+
+    def whole() -> str:
+        seat_body = mark_safe(table.kept_piece(key, body))
+        return render_to_string(f"{TEMPLATE}#seat", {"view": slotted, "seat": seat, "seat_body": seat_body})
+
+    return table.kept_piece((key, seat.is_mine), whole).replace(VERSION_SLOT, str(table.version))

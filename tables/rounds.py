@@ -148,6 +148,7 @@ def _move_chips(event: Event, seat_account, house, round_row: Round, label: str)
             kind=STAKE_KINDS[event.kind],
             reason=where,
             round=round_row,
+            savepoint=False,  # a failure ends the whole play (services.do_act)
         )
     else:
         outcome = f" ({event.outcome})" if event.outcome else ""
@@ -158,6 +159,7 @@ def _move_chips(event: Event, seat_account, house, round_row: Round, label: str)
             kind=TransferKind.PAYOUT,
             reason=where + outcome,
             round=round_row,
+            savepoint=False,  # a failure ends the whole play (services.do_act)
         )
 
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from functools import partial
 
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from accounts import ledger
@@ -59,11 +59,16 @@ ACTIONS: dict[str, tuple[str, bool, bool]] = {
 
 
 def _lock(table_id: int) -> Table:
-    try:
-        # The round is read by its own query once the lock is held: joined into
-        # the locking query, PostgreSQL (READ COMMITTED) would return the round
+    rows = Table.objects.select_for_update()
+    if not connection.features.has_select_for_update:
+        # SQLite: the transaction began by taking the database's write lock
+        # (BEGIN IMMEDIATE), so the round read with the table is current.
+        # On PostgreSQL it is read by its own query once the row lock is held:
+        # joined into the locking query, READ COMMITTED would return the round
         # as it stood before a racer's commit while the table row is current.
-        return Table.objects.select_for_update().get(pk=table_id)
+        rows = rows.select_related("current_round")
+    try:
+        return rows.get(pk=table_id)
     except Table.DoesNotExist:
         raise TableError("This table does not exist.", "no_table") from None
 

@@ -83,6 +83,19 @@ def test_a_refused_transfer_inside_a_game_change_rolls_back_with_it(alice):
     assert balance(ledger.bankroll_of(alice)) == 1000
 
 
+@pytest.mark.parametrize("order", ["source first", "destination first"])
+def test_without_a_savepoint_a_refused_transfer_undoes_the_callers_transaction(alice, bob, order):
+    a, b = ledger.bankroll_of(alice), ledger.bankroll_of(bob)
+    source, destination = (a, b) if order == "source first" else (b, a)
+    with pytest.raises(ledger.InsufficientChips), transaction.atomic():
+        ledger.transfer(source=source, destination=destination, amount=10, kind=TransferKind.ADMIN_GRANT)
+        ledger.transfer(
+            source=source, destination=destination, amount=991, kind=TransferKind.ADMIN_GRANT, savepoint=False
+        )
+    assert balance(a) == 1000 and balance(b) == 1000
+    assert Transfer.objects.count() == 2  # the two sign-up grants
+
+
 def test_it_lets_the_house_go_below_zero(alice):
     seat = ledger.open_seat_account(alice, "seat")
     ledger.transfer(source=ledger.house_account(), destination=seat, amount=15, kind=TransferKind.PAYOUT)
