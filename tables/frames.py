@@ -129,6 +129,7 @@ def offer(table: Table, seated: list[Seat], round_row: Round, engine: EngineRoun
         engine,
         bankrolls=before.bankrolls,
         commitment=before.commitment,
+        names={seat.number: seat.player for seat in before.seats if seat.player is not None},
     )
     fresh = Rendered(state, previous)
     with _latest_lock:

@@ -222,9 +222,14 @@ def snapshot_of(
     *,
     bankrolls: dict[int, int],
     commitment: str | None,
+    names: dict[int, str] | None = None,
 ) -> TableState:
-    """A TableState from rows already read: the seated players' seats (with player and account)."""
-    names = {seat.number: seat.player.username for seat in seated}
+    """A TableState from rows already read: the seated players' seats (with accounts).
+
+    `names` (seat number -> username) is read from the seats' players when not given.
+    """
+    if names is None:
+        names = {seat.number: seat.player.username for seat in seated}
     turn = engine.to_act() if engine is not None else None
     by_number = {seat.number: seat for seat in seated}
     dealer, dealer_total = _dealer(engine)
@@ -235,7 +240,9 @@ def snapshot_of(
         round_id=round_row.pk if round_row is not None else None,
         round_number=round_row.number if round_row is not None else None,
         seats=tuple(
-            _seat_view(by_number[n], engine, turn) if n in by_number else SeatView(number=n, player=None, is_mine=False)
+            _seat_view(by_number[n], names[n], engine, turn)
+            if n in by_number
+            else SeatView(number=n, player=None, is_mine=False)
             for n in numbers
         ),
         players={seat.number: seat.player_id for seat in seated},
@@ -315,10 +322,11 @@ def bankroll(user_id: int | None) -> int | None:
     )
 
 
-def _seat_view(seat: Seat, engine: EngineRound | None, turn) -> SeatView:
+def _seat_view(seat: Seat, player: str, engine: EngineRound | None, turn) -> SeatView:
+    """An occupied seat, as a watcher sees it."""
     view = SeatView(
         number=seat.number,
-        player=seat.player.username if seat.player_id else None,
+        player=player,
         is_mine=False,
         stack=seat.account.balance if seat.account_id else 0,
         net=seat.net,

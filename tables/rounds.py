@@ -46,8 +46,10 @@ def in_progress(table: Table) -> Round | None:
     return round_row
 
 
-def seated(table: Table) -> list[Seat]:
-    return list(table.seats.filter(player__isnull=False).select_related("player", "account").order_by("number"))
+def seated(table: Table, *, players: bool = True) -> list[Seat]:
+    """The occupied seats in order, with their accounts and (unless players=False) their players."""
+    related = ("player", "account") if players else ("account",)
+    return list(table.seats.filter(player__isnull=False).select_related(*related).order_by("number"))
 
 
 # --- Opening a betting window ---------------------------------------------------------

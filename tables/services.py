@@ -268,7 +268,8 @@ def do_act(
     with transaction.atomic():
         table = _lock(table_id)
         # Read once: the seat check now, the chips' accounts when the play moves some.
-        seated = rounds.seated(table)
+        # (Not the players: a play needs their ids only.)
+        seated = rounds.seated(table, players=False)
         _own_seat(table, user, seat, seated)
         now = rounds.now()
         late = _overdue(table, now)
