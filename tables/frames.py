@@ -39,8 +39,9 @@ TEMPLATE = "tables/table.html"
 # a seat is kept with this stand-in, replaced on the way out. A raw "<" can
 # only come from the template, as everything a player typed is escaped.
 VERSION_SLOT = mark_safe("<!--version-->")
-# Where the seats go in the #seats box (same reasoning).
+# Where the seats go in the #seats box, and a seat's body in the seat (same reasoning).
 PIECES_SLOT = mark_safe("<!--seats-->")
+BODY_SLOT = mark_safe("<!--seat body-->")
 # Pieces kept per table across versions (a round shows a few dozen states).
 MAX_KEPT = 128
 
@@ -265,8 +266,11 @@ def _seat_html(table: Rendered, key: Hashable, seat: presenter.SeatView, view: p
     def body() -> str:
         return render_to_string(f"{TEMPLATE}#seat_body", {"view": slotted, "seat": seat})
 
-    def whole() -> str:
-        seat_body = mark_safe(table.kept_piece(key, body))
-        return render_to_string(f"{TEMPLATE}#seat", {"view": slotted, "seat": seat, "seat_body": seat_body})
+    def shell() -> str:
+        return render_to_string(f"{TEMPLATE}#seat", {"view": slotted, "seat": seat, "seat_body": BODY_SLOT})
 
-    return table.kept_piece((key, seat.is_mine), whole).replace(VERSION_SLOT, str(table.version))
+    # The <article> around the body: all it shows is in its key, so it is rendered once or twice a table.
+    shell_key = ("seat shell", seat.number, seat.is_mine, seat.is_turn, seat.player is None, seat.leaving)
+    before_body, after_body = table.kept_piece(shell_key, shell).split(BODY_SLOT)
+    html = before_body + table.kept_piece(key, body) + after_body
+    return html.replace(VERSION_SLOT, str(table.version))
