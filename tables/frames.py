@@ -169,13 +169,11 @@ async def read(table_id: int, version: int) -> None:
         return
 
 
-def forget(table_id: int | None = None) -> None:
-    """Drop cached versions (tests, and a table deleted in the admin)."""
+def forget() -> None:
+    """Drop all this process holds of any table (tests: ids start again in each test database)."""
     with _latest_lock:
-        if table_id is None:
-            _latest.clear()
-        else:
-            _latest.pop(table_id, None)
+        _latest.clear()
+        _reading.clear()  # futures of a loop that may be gone
 
 
 def render_frame(

@@ -23,6 +23,20 @@ async def test_it_delivers_a_group_message_to_every_member():
 
 
 @pytest.mark.asyncio
+async def test_a_full_channel_misses_a_group_message_and_the_others_still_get_it():
+    layer = ThrottledCleanupLayer(capacity=1)
+    alice, bob = await layer.new_channel(), await layer.new_channel()
+    await layer.group_add("table-1", alice)
+    await layer.group_add("table-1", bob)
+    await layer.send(alice, {"type": "filler"})  # alice's one slot is taken
+
+    await layer.group_send("table-1", {"type": "table.changed", "version": 7})
+
+    assert await layer.receive(alice) == {"type": "filler"}
+    assert await layer.receive(bob) == {"type": "table.changed", "version": 7}
+
+
+@pytest.mark.asyncio
 async def test_it_drops_expired_messages_at_most_once_a_second(monkeypatch):
     layer = ThrottledCleanupLayer(expiry=60)
     scans = []
