@@ -4,19 +4,10 @@ from __future__ import annotations
 
 import io
 import json
-import os
-import shutil
-import socket
-import subprocess
-import sys
-import time
-from collections.abc import Iterator
 from pathlib import Path
-from urllib.parse import quote
 
 import pytest
 from django.core.management import CommandError, call_command
-from django.db import connection
 
 from tables.loadtest import frames
 from tables.models import Round, Seat, Table
@@ -25,51 +16,10 @@ REPO = Path(__file__).resolve().parents[2]
 OUTPUT = REPO / "test-output" / "loadtest"
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def _database_url_for_child() -> str:
-    settings = connection.settings_dict
-    if connection.vendor == "sqlite":
-        return f"sqlite:///{settings['NAME']}"
-    user = quote(settings.get("USER") or "")
-    password = f":{quote(settings['PASSWORD'])}" if settings.get("PASSWORD") else ""
-    return f"postgres://{user}{password}@{settings.get('HOST') or '127.0.0.1'}:{settings.get('PORT') or 5432}/{settings['NAME']}"
-
-
 @pytest.fixture
-def live_daphne(transactional_db) -> Iterator[str]:
-    """A daphne child process on the test database (as tests/browser's), its log in test-output/loadtest/."""
-    port = _free_port()
-    env = {**os.environ, "DATABASE_URL": _database_url_for_child(), "DEBUG": "true", "PYTHONUNBUFFERED": "1"}
-    daphne = shutil.which("daphne", path=str(Path(sys.executable).parent)) or "daphne"
-    OUTPUT.mkdir(parents=True, exist_ok=True)
-    log = OUTPUT / f"daphne-{port}.log"
-    with open(log, "wb") as out:
-        process = subprocess.Popen(
-            [daphne, "-b", "127.0.0.1", "-p", str(port), "casino.asgi:application"],
-            cwd=REPO, env=env, stdout=out, stderr=subprocess.STDOUT,
-        )
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
-                break
-            except OSError:
-                if process.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(f"daphne did not start; see {log}") from None
-                time.sleep(0.1)
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
+def live_daphne(start_daphne) -> str:
+    """A daphne child on the test database (tests/conftest.py), its log in test-output/loadtest/."""
+    return start_daphne("loadtest", log_dir=OUTPUT).url
 
 
 def run_loadtest(**options) -> tuple[dict, str]:
