@@ -35,19 +35,7 @@ def remember_loop() -> None:
 
 
 def arm(table_id: int, version: int, deadline: dt.datetime | None) -> None:
-    if _loop is None or _loop.is_closed():
-        return
-    # A fresh context: the caller may be a sync thread inside asgiref's
-    # thread-sensitive executor, and a timer inheriting that would deadlock.
-    context = contextvars.Context()
-    try:
-        running = asyncio.get_running_loop()
-    except RuntimeError:
-        running = None
-    if running is _loop:
-        _schedule(table_id, version, deadline)
-    else:
-        _loop.call_soon_threadsafe(_schedule, table_id, version, deadline, context=context)
+    _call_on_loop(_schedule, table_id, version, deadline)
 
 
 def run_soon(coroutine_function: Callable[..., Awaitable[object]], *args: object) -> bool:
@@ -57,20 +45,27 @@ def run_soon(coroutine_function: Callable[..., Awaitable[object]], *args: object
     commit): waiting for it would hold Channels' one database thread, which
     every consumer of the process needs, until the busy loop got round to it.
     """
-    if _loop is None or _loop.is_closed():
-        return False
 
     def start() -> None:
         asyncio.ensure_future(coroutine_function(*args)).add_done_callback(_log_failure)
 
+    return _call_on_loop(start)
+
+
+def _call_on_loop(callback: Callable[..., object], *args: object) -> bool:
+    """Run `callback(*args)` on the remembered loop: now if this is it, else soon; False if there is none."""
+    if _loop is None or _loop.is_closed():
+        return False
     try:
         running = asyncio.get_running_loop()
     except RuntimeError:
         running = None
     if running is _loop:
-        start()
+        callback(*args)
     else:
-        _loop.call_soon_threadsafe(start, context=contextvars.Context())
+        # A fresh context: the caller may be a sync thread inside asgiref's
+        # thread-sensitive executor, and a callback inheriting that would deadlock.
+        _loop.call_soon_threadsafe(callback, *args, context=contextvars.Context())
     return True
 
 

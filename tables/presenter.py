@@ -261,12 +261,12 @@ def build(table_id: int, viewer: User | None) -> TableView:
     return view_for(state, who, bankroll_in(state, who))
 
 
-def view_for(state: TableState, viewer_id: int | None, bankroll: int | None) -> TableView:
+def view_for(state: TableState, user_id: int | None, bankroll_chips: int | None) -> TableView:
     """One viewer's table: their seats, their buttons, their bankroll. No queries."""
     table = state.table
-    my_seats = [number for number, player in state.players.items() if viewer_id is not None and player == viewer_id]
+    my_seats = [number for number, player in state.players.items() if user_id is not None and player == user_id]
     free = state.free_seats
-    can_sit = viewer_id is not None and bool(free) and (table.owner_id in (None, viewer_id))
+    can_sit = user_id is not None and bool(free) and (table.owner_id in (None, user_id))
     if can_sit and my_seats and table.profile != "rocket-academy":
         can_sit = False
     seats = [replace(seat, is_mine=True) if seat.number in my_seats else seat for seat in state.seats]
@@ -290,7 +290,7 @@ def view_for(state: TableState, viewer_id: int | None, bankroll: int | None) -> 
         commitment=state.commitment,
         rules=state.rules,
         default_buy_in=settings.DEFAULT_BUY_IN_CHIPS,
-        bankroll=bankroll,
+        bankroll=bankroll_chips,
     )
 
 
