@@ -17,6 +17,8 @@ edits), so nothing filed under a version can be older than that version.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import functools
 import threading
 from collections.abc import Callable, Hashable
 from dataclasses import replace
@@ -147,26 +149,43 @@ def holds(table_id: int, version: int) -> bool:
 
 # Reads of a table in flight, so that its viewers' consumers, all told of the
 # same change at once, wait for one read instead of queueing one each on
-# Channels' database thread.
+# Channels' database thread. A read takes itself out when it finishes
+# (`_start_read`), and a finished read found here is treated as none: a
+# waiter never awaits a future that is already done, so it always yields.
 _reading: dict[int, asyncio.Future[Rendered]] = {}
 
 
 async def read(table_id: int, version: int) -> None:
-    """Have this process hold `version` of the table, or a newer one: at most one read per table at a time."""
+    """Have this process hold `version` of the table, or a newer one: at most one read per table at a time.
+
+    Every pass of the loop either waits on a read still in flight (so the
+    event loop turns) or starts a read of its own and returns once it is
+    done, whatever version it found: no interleaving of viewers, versions
+    and cancellations can make it spin.
+    """
     while not holds(table_id, version):
         pending = _reading.get(table_id)
-        if pending is not None:
-            # Someone's read started before ours was needed: it may be older; check again after.
+        if pending is None or pending.done():
+            await asyncio.shield(_start_read(table_id, version))
+            return
+        # Someone's read started before ours was needed: it may be older; check again after.
+        with contextlib.suppress(Exception):  # their failure is theirs: ours reads again
             await asyncio.shield(pending)
-            continue
-        reading = asyncio.ensure_future(database_sync_to_async(rendered)(table_id, version))
-        _reading[table_id] = reading
-        try:
-            await asyncio.shield(reading)
-        finally:
-            if _reading.get(table_id) is reading:
-                del _reading[table_id]
-        return
+
+
+def _start_read(table_id: int, version: int) -> asyncio.Future[Rendered]:
+    reading = asyncio.ensure_future(database_sync_to_async(rendered)(table_id, version))
+    _reading[table_id] = reading
+    # Shielded, the read outlives a cancelled starter (a viewer who left); it clears its own entry.
+    reading.add_done_callback(functools.partial(_done_reading, table_id))
+    return reading
+
+
+def _done_reading(table_id: int, reading: asyncio.Future[Rendered]) -> None:
+    if _reading.get(table_id) is reading:
+        del _reading[table_id]
+    if not reading.cancelled():
+        reading.exception()  # retrieved: a failed read is its starter's to report, not the loop's
 
 
 def forget() -> None:
