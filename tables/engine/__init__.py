@@ -6,21 +6,21 @@ from .cards import DECK, RANKS, SUITS, VALUE, parse_card
 from .errors import ErrorCode, IllegalAction
 from .events import Actor, Event, EventKind
 from .hand import Hand, hand_total, hand_value, is_natural
-from .round import Round
+from .round import GameRound
 from .rules import PROFILES, InsuranceRule, RuleSet, SplitAces, SplitBy, Surrender
-from .shoe import Shoe, derive_seed
+from .shoe import CardShoe, derive_seed
 from .state import InsuranceStatus, Phase, SeatStatus
 from .strategy import basic_strategy
-from .views import DealerResult, HandResult, RoundResult, SeatResult
+from .results import DealerResult, HandResult, RoundResult, SeatOutcome
 
 __all__ = [
     "DECK", "RANKS", "SUITS", "VALUE", "parse_card",
     "ErrorCode", "IllegalAction",
     "Actor", "Event", "EventKind",
     "Hand", "hand_total", "hand_value", "is_natural",
-    "Round", "Phase", "SeatStatus", "InsuranceStatus",
+    "GameRound", "Phase", "SeatStatus", "InsuranceStatus",
     "PROFILES", "InsuranceRule", "RuleSet", "SplitAces", "SplitBy", "Surrender",
-    "Shoe", "derive_seed",
+    "CardShoe", "derive_seed",
     "basic_strategy",
-    "DealerResult", "HandResult", "RoundResult", "SeatResult",
+    "DealerResult", "HandResult", "RoundResult", "SeatOutcome",
 ]

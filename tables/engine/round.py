@@ -20,15 +20,15 @@ from .round_flow import FlowMixin
 from .round_play import PlayMixin
 from .rules import InsuranceRule, RuleSet
 from .serialize import round_from_json, round_to_json
-from .shoe import Shoe
-from .state import InsuranceStatus, Phase, Seat, SeatStatus
-from .views import RoundResult
+from .shoe import CardShoe
+from .state import InsuranceStatus, Phase, SeatState, SeatStatus
+from .results import RoundResult
 
 _new_tuple = tuple.__new__
 PLAYER_ACTIONS = ("hit", "stand", "double", "split", "surrender")
 
 
-class Round(PlayMixin, FlowMixin):
+class GameRound(PlayMixin, FlowMixin):
     """One round at one table. Build it with :meth:`new`; resume it with :meth:`from_json`."""
 
     __slots__ = (
@@ -37,11 +37,11 @@ class Round(PlayMixin, FlowMixin):
     )
 
     rules: RuleSet
-    shoe: Shoe
+    shoe: CardShoe
     min_bet: int
     max_bet: int | None
     phase: Phase
-    seats: dict[int, Seat]
+    seats: dict[int, SeatState]
     order: list[int]
     dealer: Hand
     hole_revealed: bool
@@ -53,11 +53,11 @@ class Round(PlayMixin, FlowMixin):
         cls,
         *,
         rules: RuleSet,
-        shoe: Shoe,
+        shoe: CardShoe,
         seats: Mapping[int, int],
         min_bet: int = 1,
         max_bet: int | None = None,
-    ) -> Round:
+    ) -> GameRound:
         """A round in its betting window; ``seats`` maps seat number to stack."""
         if type(min_bet) is not int or min_bet < 1:
             raise ValueError("min_bet is a whole number of chips, at least 1")
@@ -78,7 +78,7 @@ class Round(PlayMixin, FlowMixin):
                 raise ValueError(f"seats are numbered 1 to {rules.seats} at {rules.slug} tables, not {number!r}")
             if type(stack) is not int or stack < 0:
                 raise ValueError(f"seat {number}: a stack is a whole number of chips, not {stack!r}")
-            self.seats[number] = Seat(number, stack)
+            self.seats[number] = SeatState(number, stack)
         self.order = []
         self.dealer = Hand()
         self.hole_revealed = False
@@ -107,7 +107,7 @@ class Round(PlayMixin, FlowMixin):
         events.append(event)
         return event
 
-    def _seat(self, number: int) -> Seat:
+    def _seat(self, number: int) -> SeatState:
         seat = self.seats.get(number)
         if seat is None:
             raise IllegalAction(ErrorCode.ILLEGAL_ACTION, f"There is no seat {number} in this round.")
@@ -231,7 +231,7 @@ class Round(PlayMixin, FlowMixin):
             )
         return amount
 
-    def _check_insurance_pending(self, seat: int) -> Seat:
+    def _check_insurance_pending(self, seat: int) -> SeatState:
         place = self._seat(seat)
         status = place.insurance_status
         if status is InsuranceStatus.NOT_OFFERED:
@@ -351,6 +351,6 @@ class Round(PlayMixin, FlowMixin):
         return round_to_json(self)
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> Round:
+    def from_json(cls, data: dict[str, Any]) -> GameRound:
         return round_from_json(cls, data)
 

@@ -10,10 +10,10 @@ from .errors import IllegalAction
 from .events import EventKind
 from .hand import Hand
 from .rules import InsuranceRule
-from .state import InsuranceStatus, Phase, Seat, SeatStatus
+from .state import InsuranceStatus, Phase, SeatState, SeatStatus
 
 if TYPE_CHECKING:
-    from .round import Round
+    from .round import GameRound
 
 
 class FlowMixin:
@@ -21,14 +21,14 @@ class FlowMixin:
 
     # -- cards ----------------------------------------------------------------------
 
-    def _draw(self: Round) -> str:
+    def _draw(self: GameRound) -> str:
         try:
             return self.shoe.draw()
         except IllegalAction:  # the shoe ran out; a stacked shoe raises again below
             self._reshuffle_mid_round()
             return self.shoe.draw()
 
-    def _reshuffle_mid_round(self: Round) -> None:
+    def _reshuffle_mid_round(self: GameRound) -> None:
         # RULES.md rocket-academy: "the cards not on the table are reshuffled". On the
         # table: the dealer's cards and every hand still in play; busted, surrendered
         # and paid hands have been collected. A stacked shoe raises shoe_exhausted.
@@ -40,7 +40,7 @@ class FlowMixin:
         self.shoe.reshuffle_remaining(on_table)
         self._emit(EventKind.SHOE_RESHUFFLED)
 
-    def _deal_to(self: Round, seat: int, index: int, hand: Hand) -> None:
+    def _deal_to(self: GameRound, seat: int, index: int, hand: Hand) -> None:
         card = self._draw()
         hand.add(card)
         self._emit(EventKind.DEAL_CARD, "house", seat, index, card)
@@ -48,14 +48,14 @@ class FlowMixin:
         if hand.hard > 21 or hand.total == 21:
             hand.finished = True
 
-    def _deal_dealer(self: Round, face_up: bool = True) -> None:
+    def _deal_dealer(self: GameRound, face_up: bool = True) -> None:
         card = self._draw()
         self.dealer.add(card)
         self._emit(EventKind.DEAL_CARD, "house", None, None, card, face_up)
 
     # -- the deal -------------------------------------------------------------------
 
-    def _deal(self: Round) -> None:
+    def _deal(self: GameRound) -> None:
         self.phase = Phase.DEALING
         seats = self.seats
         order = self.order = [n for n, place in seats.items() if place.status is SeatStatus.BETTING]
@@ -78,7 +78,7 @@ class FlowMixin:
         self._deal_dealer(face_up=False)
         self._offer_insurance()
 
-    def _offer_insurance(self: Round) -> None:
+    def _offer_insurance(self: GameRound) -> None:
         rule = self.rules.insurance
         if rule is not InsuranceRule.NONE and VALUE[self.dealer.cards[0]] == 1:
             offered = False
@@ -95,7 +95,7 @@ class FlowMixin:
                 return
         self._after_insurance()
 
-    def _after_insurance(self: Round) -> None:
+    def _after_insurance(self: GameRound) -> None:
         dealer = self.dealer
         up_value = VALUE[dealer.cards[0]]
         if up_value == 1 or up_value == 10:
@@ -124,12 +124,12 @@ class FlowMixin:
         self._turn_hand = 0
         self._advance()
 
-    def _blackjack_payout(self: Round, bet: int) -> int:
+    def _blackjack_payout(self: GameRound, bet: int) -> int:
         pays = self.rules.blackjack_pays
         # RULES.md: stake + floor(3 x bet / 2); the fraction stays with the house.
         return bet + bet * pays.numerator // pays.denominator
 
-    def _settle_insurance(self: Round, dealer_blackjack: bool) -> None:
+    def _settle_insurance(self: GameRound, dealer_blackjack: bool) -> None:
         for number in self.order:
             place = self.seats[number]
             if place.insurance_status is InsuranceStatus.TAKEN:
@@ -142,7 +142,7 @@ class FlowMixin:
 
     # -- the turn -------------------------------------------------------------------
 
-    def _advance(self: Round) -> None:
+    def _advance(self: GameRound) -> None:
         """Move the turn to the next hand that needs a decision, or to the dealer."""
         order = self.order
         seats = self.seats
@@ -172,11 +172,11 @@ class FlowMixin:
 
     # -- the dealer and settlement --------------------------------------------------
 
-    def _reveal_hole_card(self: Round) -> None:
+    def _reveal_hole_card(self: GameRound) -> None:
         self.hole_revealed = True
         self._emit(EventKind.HOLE_CARD_REVEALED, card=self.dealer.cards[1])
 
-    def _play_dealer(self: Round) -> None:
+    def _play_dealer(self: GameRound) -> None:
         self.phase = Phase.DEALER
         dealer = self.dealer
         self._reveal_hole_card()
@@ -191,14 +191,14 @@ class FlowMixin:
                 self._deal_dealer()
         self._settle_round()
 
-    def _any_live_hand(self: Round) -> bool:
+    def _any_live_hand(self: GameRound) -> bool:
         for number in self.order:
             for hand in self.seats[number].hands:
                 if hand.live:
                     return True
         return False
 
-    def _settle_round(self: Round) -> None:
+    def _settle_round(self: GameRound) -> None:
         dealer_blackjack = self.dealer_blackjack
         dealer_total = self.dealer.total
         obo = self.rules.original_bets_only
@@ -230,12 +230,12 @@ class FlowMixin:
                 self._settle_hand(place, index, hand, outcome, chips)
         self._finish()
 
-    def _settle_hand(self: Round, place: Seat, index: int, hand: Hand, outcome: str, chips: int) -> None:
+    def _settle_hand(self: GameRound, place: SeatState, index: int, hand: Hand, outcome: str, chips: int) -> None:
         hand.settled = True
         hand.outcome = outcome
         place.stack += chips
         self._emit(EventKind.SETTLE, "house", place.number, index, chips=chips, outcome=outcome)
 
-    def _finish(self: Round) -> None:
+    def _finish(self: GameRound) -> None:
         self.phase = Phase.SETTLED
         self._emit(EventKind.ROUND_SETTLED)

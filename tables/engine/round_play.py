@@ -9,10 +9,10 @@ from .errors import ErrorCode, IllegalAction
 from .events import Event, EventKind, check_actor
 from .hand import Hand
 from .rules import SplitAces, SplitBy, Surrender
-from .state import Phase, Seat
+from .state import Phase, SeatState
 
 if TYPE_CHECKING:
-    from .round import Round
+    from .round import GameRound
 
 _NOT_YET = {
     Phase.BETTING: "The cards have not been dealt yet.",
@@ -25,7 +25,7 @@ _NOT_YET = {
 class PlayMixin:
     __slots__ = ()
 
-    def _check_turn(self: Round, seat: int, hand: int) -> tuple[Seat, Hand]:
+    def _check_turn(self: GameRound, seat: int, hand: int) -> tuple[SeatState, Hand]:
         phase = self.phase
         if phase is not Phase.PLAYERS:
             if phase is Phase.SETTLED:
@@ -42,14 +42,14 @@ class PlayMixin:
 
     # -- hit ------------------------------------------------------------------------
 
-    def verify_hit(self: Round, seat: int, hand: int = 0) -> None:
+    def verify_hit(self: GameRound, seat: int, hand: int = 0) -> None:
         # A hand to act is below 21 (21 finishes a hand at once), so it may always draw.
         self._check_turn(seat, hand)
 
-    def can_hit(self: Round, seat: int, hand: int = 0) -> bool:
+    def can_hit(self: GameRound, seat: int, hand: int = 0) -> bool:
         return self._can(self.verify_hit, seat, hand)
 
-    def hit(self: Round, seat: int, hand: int = 0, *, actor: str = "player") -> Event:
+    def hit(self: GameRound, seat: int, hand: int = 0, *, actor: str = "player") -> Event:
         check_actor(actor)
         _, played = self._check_turn(seat, hand)
         event = self._emit(EventKind.HIT, actor, seat, hand)
@@ -60,13 +60,13 @@ class PlayMixin:
 
     # -- stand ----------------------------------------------------------------------
 
-    def verify_stand(self: Round, seat: int, hand: int = 0) -> None:
+    def verify_stand(self: GameRound, seat: int, hand: int = 0) -> None:
         self._check_turn(seat, hand)
 
-    def can_stand(self: Round, seat: int, hand: int = 0) -> bool:
+    def can_stand(self: GameRound, seat: int, hand: int = 0) -> bool:
         return self._can(self.verify_stand, seat, hand)
 
-    def stand(self: Round, seat: int, hand: int = 0, *, actor: str = "player") -> Event:
+    def stand(self: GameRound, seat: int, hand: int = 0, *, actor: str = "player") -> Event:
         check_actor(actor)
         _, played = self._check_turn(seat, hand)
         played.finished = True
@@ -76,7 +76,7 @@ class PlayMixin:
 
     # -- double ---------------------------------------------------------------------
 
-    def verify_double(self: Round, seat: int, hand: int = 0, amount: int | None = None) -> int:
+    def verify_double(self: GameRound, seat: int, hand: int = 0, amount: int | None = None) -> int:
         """Raise unless the hand may double for ``amount``; return the extra stake."""
         place, played = self._check_turn(seat, hand)
         rules = self.rules
@@ -106,10 +106,10 @@ class PlayMixin:
             raise IllegalAction(ErrorCode.BAD_AMOUNT, f"You hold only {place.stack} chips.")
         return amount
 
-    def can_double(self: Round, seat: int, hand: int = 0, amount: int | None = None) -> bool:
+    def can_double(self: GameRound, seat: int, hand: int = 0, amount: int | None = None) -> bool:
         return self._can(self.verify_double, seat, hand, amount)
 
-    def double(self: Round, seat: int, hand: int = 0, amount: int | None = None, *, actor: str = "player") -> Event:
+    def double(self: GameRound, seat: int, hand: int = 0, amount: int | None = None, *, actor: str = "player") -> Event:
         check_actor(actor)
         stake = self.verify_double(seat, hand, amount)
         place = self.seats[seat]
@@ -126,7 +126,7 @@ class PlayMixin:
 
     # -- split ----------------------------------------------------------------------
 
-    def verify_split(self: Round, seat: int, hand: int = 0) -> None:
+    def verify_split(self: GameRound, seat: int, hand: int = 0) -> None:
         place, played = self._check_turn(seat, hand)
         rules = self.rules
         cards = played.cards
@@ -151,10 +151,10 @@ class PlayMixin:
                 ErrorCode.ILLEGAL_ACTION, f"You need {played.bet} chips to split and hold {place.stack}."
             )
 
-    def can_split(self: Round, seat: int, hand: int = 0) -> bool:
+    def can_split(self: GameRound, seat: int, hand: int = 0) -> bool:
         return self._can(self.verify_split, seat, hand)
 
-    def split(self: Round, seat: int, hand: int = 0, *, actor: str = "player") -> Event:
+    def split(self: GameRound, seat: int, hand: int = 0, *, actor: str = "player") -> Event:
         check_actor(actor)
         self.verify_split(seat, hand)
         place = self.seats[seat]
@@ -184,7 +184,7 @@ class PlayMixin:
 
     # -- surrender ------------------------------------------------------------------
 
-    def verify_surrender(self: Round, seat: int, hand: int = 0) -> None:
+    def verify_surrender(self: GameRound, seat: int, hand: int = 0) -> None:
         _, played = self._check_turn(seat, hand)
         if self.rules.surrender is Surrender.NONE:
             raise IllegalAction(ErrorCode.ILLEGAL_ACTION, "There is no surrender at this table.")
@@ -193,10 +193,10 @@ class PlayMixin:
                 ErrorCode.ILLEGAL_ACTION, "You can surrender only a two-card hand before you act on it."
             )
 
-    def can_surrender(self: Round, seat: int, hand: int = 0) -> bool:
+    def can_surrender(self: GameRound, seat: int, hand: int = 0) -> bool:
         return self._can(self.verify_surrender, seat, hand)
 
-    def surrender(self: Round, seat: int, hand: int = 0, *, actor: str = "player") -> Event:
+    def surrender(self: GameRound, seat: int, hand: int = 0, *, actor: str = "player") -> Event:
         check_actor(actor)
         self.verify_surrender(seat, hand)
         place = self.seats[seat]

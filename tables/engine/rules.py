@@ -74,7 +74,7 @@ class RuleSet:
         size = self.decks * 52 if shoe_size is None else shoe_size
         return math.ceil(self.penetration * size)
 
-    def describe(self) -> list[str]:
+    def rule_lines(self) -> list[str]:
         """The key rules in plain words, for the lobby."""
         lines = [
             f"{self.decks} deck{'s' if self.decks > 1 else ''}, "

@@ -10,9 +10,9 @@ from typing import Any
 
 from .cards import VALUE
 from .errors import ErrorCode, IllegalAction
-from .round import Round
+from .round import GameRound
 from .rules import PROFILES, RuleSet
-from .shoe import Shoe
+from .shoe import CardShoe
 from .state import Phase
 
 ACTIONS = ("insurance", "hit", "stand", "double", "split", "surrender")
@@ -140,7 +140,7 @@ def _error(index: int, error: IllegalAction) -> dict[str, Any]:
     return {"error": {"action": index, "code": str(error.code), "message": error.message}}
 
 
-def _apply(round_: Round, action: ActionSpec) -> None:
+def _apply(round_: GameRound, action: ActionSpec) -> None:
     if action.action == "insurance":
         round_.insurance(action.seat, action.amount)
     elif action.action == "double":
@@ -151,9 +151,9 @@ def _apply(round_: Round, action: ActionSpec) -> None:
 
 def run_scenario(scenario: Scenario) -> dict[str, Any]:
     """Play the scenario's round; return FORMAT.md's output (the result or the error)."""
-    round_ = Round.new(
+    round_ = GameRound.new(
         rules=scenario.rules,
-        shoe=Shoe.stacked(scenario.shoe, scenario.rules.decks),
+        shoe=CardShoe.stacked(scenario.shoe, scenario.rules.decks),
         seats={seat.seat: seat.stack for seat in scenario.seats},
     )
     try:

@@ -7,11 +7,11 @@ from typing import TYPE_CHECKING, Any
 from .events import Event
 from .hand import Hand
 from .rules import RuleSet
-from .shoe import Shoe
-from .state import InsuranceStatus, Phase, Seat, SeatStatus
+from .shoe import CardShoe
+from .state import InsuranceStatus, Phase, SeatState, SeatStatus
 
 if TYPE_CHECKING:
-    from .round import Round
+    from .round import GameRound
 
 FORMAT_VERSION = 1
 
@@ -32,7 +32,7 @@ def hand_from_json(data: dict[str, Any]) -> Hand:
     return hand
 
 
-def seat_to_json(seat: Seat) -> dict[str, Any]:
+def seat_to_json(seat: SeatState) -> dict[str, Any]:
     return {
         "seat": seat.number,
         "stack_before": seat.stack_before,
@@ -45,8 +45,8 @@ def seat_to_json(seat: Seat) -> dict[str, Any]:
     }
 
 
-def seat_from_json(data: dict[str, Any]) -> Seat:
-    seat = Seat(data["seat"], data["stack_before"])
+def seat_from_json(data: dict[str, Any]) -> SeatState:
+    seat = SeatState(data["seat"], data["stack_before"])
     seat.stack = data["stack"]
     seat.status = SeatStatus(data["status"])
     seat.bet = data["bet"]
@@ -56,7 +56,7 @@ def seat_from_json(data: dict[str, Any]) -> Seat:
     return seat
 
 
-def round_to_json(round_: Round) -> dict[str, Any]:
+def round_to_json(round_: GameRound) -> dict[str, Any]:
     return {
         "format": FORMAT_VERSION,
         "rules": round_.rules.to_json(),
@@ -74,12 +74,12 @@ def round_to_json(round_: Round) -> dict[str, Any]:
     }
 
 
-def round_from_json(cls: type[Round], data: dict[str, Any]) -> Round:
+def round_from_json(cls: type[GameRound], data: dict[str, Any]) -> GameRound:
     if data.get("format") != FORMAT_VERSION:
         raise ValueError(f"unknown round format {data.get('format')!r}")
     round_ = cls.__new__(cls)
     round_.rules = RuleSet.from_json(data["rules"])
-    round_.shoe = Shoe.from_json(data["shoe"])
+    round_.shoe = CardShoe.from_json(data["shoe"])
     round_.min_bet = data["min_bet"]
     round_.max_bet = data["max_bet"]
     round_.phase = Phase(data["phase"])

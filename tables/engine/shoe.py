@@ -92,7 +92,7 @@ class _Stream:
                 return value
 
 
-class Shoe:
+class CardShoe:
     """Cards to deal, from a seed (``from_seed``/``new``) or a fixed list (``stacked``)."""
 
     __slots__ = (
@@ -116,7 +116,7 @@ class Shoe:
     # -- construction ---------------------------------------------------------------
 
     @classmethod
-    def from_seed(cls, seed: bytes, decks: int) -> Shoe:
+    def from_seed(cls, seed: bytes, decks: int) -> CardShoe:
         if not isinstance(seed, bytes) or len(seed) != SEED_BYTES:
             raise ValueError(f"a shoe seed is {SEED_BYTES} bytes")
         if not isinstance(decks, int) or decks < 1:
@@ -124,12 +124,12 @@ class Shoe:
         return cls(seed=seed, decks=decks, cards=canonical_shoe(decks), stacked=False)
 
     @classmethod
-    def new(cls, decks: int) -> Shoe:
+    def new(cls, decks: int) -> CardShoe:
         """A shoe from a fresh secret seed (production)."""
         return cls.from_seed(secrets.token_bytes(SEED_BYTES), decks)
 
     @classmethod
-    def stacked(cls, cards: Iterable[str], decks: int = 1) -> Shoe:
+    def stacked(cls, cards: Iterable[str], decks: int = 1) -> CardShoe:
         """A rigged shoe dealing exactly ``cards`` in order; running out is ``shoe_exhausted``."""
         cards = tuple(cards)
         for card in cards:
@@ -230,7 +230,7 @@ class Shoe:
         return data
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> Shoe:
+    def from_json(cls, data: dict[str, Any]) -> CardShoe:
         decks = data["decks"]
         if data["seed"] is None:
             shoe = cls.stacked(data["cards"], decks)
@@ -250,4 +250,4 @@ class Shoe:
 
     def __repr__(self) -> str:
         kind = "stacked" if self.is_stacked else f"seeded {self.commitment[:12]}"
-        return f"Shoe({kind}, decks={self.decks}, dealt={self.dealt}, left={self.cards_left})"
+        return f"CardShoe({kind}, decks={self.decks}, dealt={self.dealt}, left={self.cards_left})"

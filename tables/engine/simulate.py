@@ -1,4 +1,4 @@
-"""Basic strategy through the same Round the tables use, for many rounds.
+"""Basic strategy through the same GameRound the tables use, for many rounds.
 
 Seeds: the master seed (``--seed``) gives chunk ``i`` the seed
 ``HMAC-SHA256(master, b"chunk" + uint64_be(i))``; within a chunk the ``k``-th
@@ -18,9 +18,9 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from multiprocessing import get_context
 from typing import Any
 
-from .round import Round
+from .round import GameRound
 from .rules import PROFILES, RuleSet
-from .shoe import Shoe, derive_seed
+from .shoe import CardShoe, derive_seed
 from .state import Phase
 from .strategy import basic_strategy
 
@@ -48,7 +48,7 @@ class _LegalView:
 
     __slots__ = ("round", "seat", "hand")
 
-    def __init__(self, round_: Round, seat: int, hand: int) -> None:
+    def __init__(self, round_: GameRound, seat: int, hand: int) -> None:
         self.round = round_
         self.seat = seat
         self.hand = hand
@@ -65,7 +65,7 @@ def play_rounds(rules: RuleSet, rounds: int, seats: int, seed: bytes, fresh_shoe
     """
     decks = rules.decks
     shoes = 0
-    shoe = Shoe.from_seed(derive_seed(seed, b"shoe", shoes), decks)
+    shoe = CardShoe.from_seed(derive_seed(seed, b"shoe", shoes), decks)
     stacks = {number: STACK for number in range(1, seats + 1)}
     numbers = tuple(stacks)
     start = STACK * seats
@@ -75,8 +75,8 @@ def play_rounds(rules: RuleSet, rounds: int, seats: int, seed: bytes, fresh_shoe
     for _ in range(rounds):
         if fresh_shoe or shoe.needs_reshuffle(rules):
             shoes += 1
-            shoe = Shoe.from_seed(derive_seed(seed, b"shoe", shoes), decks)
-        round_ = Round.new(rules=rules, shoe=shoe, seats=stacks)
+            shoe = CardShoe.from_seed(derive_seed(seed, b"shoe", shoes), decks)
+        round_ = GameRound.new(rules=rules, shoe=shoe, seats=stacks)
         for number in numbers:
             round_.bet(number, BET)
         if round_.phase is Phase.INSURANCE:

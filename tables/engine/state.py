@@ -30,7 +30,7 @@ class InsuranceStatus(StrEnum):
     DECLINED = "declined"
 
 
-class Seat:
+class SeatState:
     __slots__ = ("number", "stack_before", "stack", "status", "bet", "insurance", "insurance_status", "hands")
 
     def __init__(self, number: int, stack: int) -> None:
@@ -49,4 +49,4 @@ class Seat:
         return self.stack - self.stack_before
 
     def __repr__(self) -> str:
-        return f"Seat({self.number}, stack={self.stack}, bet={self.bet}, hands={self.hands})"
+        return f"SeatState({self.number}, stack={self.stack}, bet={self.bet}, hands={self.hands})"

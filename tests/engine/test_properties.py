@@ -9,14 +9,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tables.engine import PROFILES, IllegalAction, Phase, Round, Shoe, hand_value
+from tables.engine import PROFILES, IllegalAction, Phase, GameRound, CardShoe, hand_value
 from tables.engine.state import SeatStatus
 
 ACTIONS = ("hit", "stand", "double", "split", "surrender", "insurance", "decline_insurance",
            "bet", "pass_bet", "expire")
 
 
-def attempt(round_: Round, action: str, seat: int, hand: int, amount: int | None) -> None:
+def attempt(round_: GameRound, action: str, seat: int, hand: int, amount: int | None) -> None:
     if action in ("insurance",):
         round_.insurance(seat, amount)
     elif action == "double":
@@ -31,7 +31,7 @@ def attempt(round_: Round, action: str, seat: int, hand: int, amount: int | None
         getattr(round_, action)(seat, hand)
 
 
-def can(round_: Round, action: str, seat: int, hand: int, amount: int | None) -> bool | None:
+def can(round_: GameRound, action: str, seat: int, hand: int, amount: int | None) -> bool | None:
     if action == "insurance":
         return round_.can_insurance(seat, amount)
     if action == "double":
@@ -41,14 +41,14 @@ def can(round_: Round, action: str, seat: int, hand: int, amount: int | None) ->
     return None
 
 
-def roundtrip(round_: Round) -> Round:
-    copy = Round.from_json(json.loads(json.dumps(round_.to_json())))
+def roundtrip(round_: GameRound) -> GameRound:
+    copy = GameRound.from_json(json.loads(json.dumps(round_.to_json())))
     assert copy.to_json() == round_.to_json()
     assert copy.events == round_.events
     return copy
 
 
-def check_invariants(round_: Round) -> None:
+def check_invariants(round_: GameRound) -> None:
     rules = round_.rules
     for number, seat in round_.seats.items():
         assert seat.stack >= 0
@@ -66,7 +66,7 @@ def check_invariants(round_: Round) -> None:
     assert [e.seq for e in round_.events] == list(range(len(round_.events)))
 
 
-def check_settlement(round_: Round) -> None:
+def check_settlement(round_: GameRound) -> None:
     dealer_total = round_.dealer.total
     dealer_natural = len(round_.dealer.cards) == 2 and dealer_total == 21
     assert round_.hole_revealed or not any(s.hands for s in round_.seats.values())
@@ -99,7 +99,7 @@ def test_random_play_keeps_every_invariant(slug, data, seed):
     rules = PROFILES[slug]
     numbers = data.draw(st.lists(st.integers(1, rules.seats), min_size=1, max_size=rules.seats, unique=True))
     stacks = {n: data.draw(st.integers(0, 60)) for n in numbers}
-    round_ = Round.new(rules=rules, shoe=Shoe.from_seed(seed, rules.decks), seats=stacks, min_bet=1, max_bet=40)
+    round_ = GameRound.new(rules=rules, shoe=CardShoe.from_seed(seed, rules.decks), seats=stacks, min_bet=1, max_bet=40)
     for _ in range(200):
         if round_.phase is Phase.SETTLED:
             break
@@ -140,7 +140,7 @@ def test_legal_actions_are_exactly_the_actions_that_apply(slug, seed, picks):
     rules = PROFILES[slug]
     bets = {1: 10, 2: 20} if rules.seats > 1 else {1: 10}
     stacks = {1: 100, 2: 30} if rules.seats > 1 else {1: 100}
-    round_ = Round.new(rules=rules, shoe=Shoe.from_seed(seed, rules.decks), seats=stacks)
+    round_ = GameRound.new(rules=rules, shoe=CardShoe.from_seed(seed, rules.decks), seats=stacks)
     for seat, bet in bets.items():
         round_.bet(seat, bet)
     for pick in picks:

@@ -2,16 +2,16 @@ from __future__ import annotations
 
 import pytest
 
-from tables.engine import PROFILES, IllegalAction, Phase, Round, Shoe
+from tables.engine import PROFILES, IllegalAction, Phase, GameRound, CardShoe
 from tables.engine.errors import ErrorCode
 
 from .rigged import kinds, rigged
 
 
-def new_round(stacks=None, **limits) -> Round:
+def new_round(stacks=None, **limits) -> GameRound:
     rules = PROFILES["atlantic-city-multi"]
-    return Round.new(
-        rules=rules, shoe=Shoe.stacked("TH 5C 6S 8D 6H TC 9S 7D 2C 3C".split(), 8),
+    return GameRound.new(
+        rules=rules, shoe=CardShoe.stacked("TH 5C 6S 8D 6H TC 9S 7D 2C 3C".split(), 8),
         seats=stacks or {1: 100, 3: 100}, **limits,
     )
 
@@ -104,7 +104,7 @@ def test_an_unknown_seat_cannot_bet():
 
 def test_a_round_refuses_seats_the_profile_does_not_have():
     with pytest.raises(ValueError):
-        Round.new(rules=PROFILES["atlantic-city"], shoe=Shoe.new(8), seats={2: 100})
+        GameRound.new(rules=PROFILES["atlantic-city"], shoe=CardShoe.new(8), seats={2: 100})
 
 
 def test_actions_record_who_took_them():

@@ -2,21 +2,21 @@ from __future__ import annotations
 
 import json
 
-from tables.engine import PROFILES, Round, Shoe
+from tables.engine import PROFILES, GameRound, CardShoe
 from tables.engine.shoe import derive_seed
 
 from .rigged import rigged
 
 
-def roundtrip(round_: Round) -> Round:
-    copy = Round.from_json(json.loads(json.dumps(round_.to_json())))
+def roundtrip(round_: GameRound) -> GameRound:
+    copy = GameRound.from_json(json.loads(json.dumps(round_.to_json())))
     assert copy.to_json() == round_.to_json()
     assert copy.events == round_.events
     return copy
 
 
 def test_a_round_resumes_from_json_at_every_resting_phase():
-    round_ = Round.new(rules=PROFILES["internet-6"], shoe=Shoe.from_seed(derive_seed(b"\0" * 32, b"j"), 6),
+    round_ = GameRound.new(rules=PROFILES["internet-6"], shoe=CardShoe.from_seed(derive_seed(b"\0" * 32, b"j"), 6),
                        seats={1: 100, 2: 50}, min_bet=2, max_bet=40)
     roundtrip(round_)
     round_.bet(1, 10)

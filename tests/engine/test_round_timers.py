@@ -2,14 +2,14 @@ from __future__ import annotations
 
 import pytest
 
-from tables.engine import PROFILES, IllegalAction, Phase, Round, Shoe
+from tables.engine import PROFILES, IllegalAction, Phase, GameRound, CardShoe
 from tables.engine.errors import ErrorCode
 
 from .rigged import rigged
 
 
 def test_the_timer_closes_the_betting_window():
-    round_ = Round.new(rules=PROFILES["atlantic-city-multi"], shoe=Shoe.stacked("TH 9S 6C 7D".split(), 8),
+    round_ = GameRound.new(rules=PROFILES["atlantic-city-multi"], shoe=CardShoe.stacked("TH 9S 6C 7D".split(), 8),
                        seats={1: 100, 2: 100})
     round_.bet(2, 10)
     events = round_.expire()

@@ -6,7 +6,7 @@ from collections import Counter
 
 import pytest
 
-from tables.engine import PROFILES, DECK, IllegalAction, Shoe
+from tables.engine import PROFILES, DECK, IllegalAction, CardShoe
 from tables.engine.errors import ErrorCode
 from tables.engine.shoe import derive_seed
 
@@ -33,17 +33,17 @@ def reference_order(seed: bytes, decks: int) -> list[str]:
     return cards
 
 
-def deal_all(shoe: Shoe) -> list[str]:
+def deal_all(shoe: CardShoe) -> list[str]:
     return [shoe.draw() for _ in range(shoe.cards_left)]
 
 
 @pytest.mark.parametrize("decks", [1, 6, 8])
 def test_the_order_is_the_documented_function_of_the_seed(decks):
-    assert Shoe.from_seed(SEED, decks).order() == reference_order(SEED, decks)
+    assert CardShoe.from_seed(SEED, decks).order() == reference_order(SEED, decks)
 
 
 def test_a_known_seed_deals_a_known_first_ten_cards():
-    shoe = Shoe.from_seed(SEED, 1)
+    shoe = CardShoe.from_seed(SEED, 1)
     assert [shoe.draw() for _ in range(10)] == reference_order(SEED, 1)[:10]
     assert reference_order(SEED, 1)[:10] == KNOWN_FIRST_TEN
 
@@ -54,25 +54,25 @@ KNOWN_FIRST_TEN = ["6D", "AH", "2D", "4S", "3S", "2H", "9C", "QH", "9H", "6H"]
 def test_the_lazy_deal_equals_the_eager_order_card_for_card():
     for index in range(5):
         seed = derive_seed(SEED, b"test", index)
-        shoe = Shoe.from_seed(seed, 8)
+        shoe = CardShoe.from_seed(seed, 8)
         eager = shoe.order()
         assert deal_all(shoe) == eager
 
 
 def test_a_shoe_holds_each_card_exactly_decks_times():
-    counts = Counter(deal_all(Shoe.from_seed(SEED, 6)))
+    counts = Counter(deal_all(CardShoe.from_seed(SEED, 6)))
     assert set(counts) == set(DECK)
     assert set(counts.values()) == {6}
 
 
 def test_the_same_seed_deals_the_same_cards_and_another_seed_does_not():
-    first = Shoe.from_seed(SEED, 8).order()
-    assert Shoe.from_seed(SEED, 8).order() == first
-    assert Shoe.from_seed(derive_seed(SEED, b"other"), 8).order() != first
+    first = CardShoe.from_seed(SEED, 8).order()
+    assert CardShoe.from_seed(SEED, 8).order() == first
+    assert CardShoe.from_seed(derive_seed(SEED, b"other"), 8).order() != first
 
 
 def test_the_first_card_is_uniform_enough_over_many_seeds():
-    counts = Counter(Shoe.from_seed(derive_seed(SEED, b"u", i), 1).draw() for i in range(5200))
+    counts = Counter(CardShoe.from_seed(derive_seed(SEED, b"u", i), 1).draw() for i in range(5200))
     assert set(counts) == set(DECK)
     # 100 expected per card; a chi-square over 51 degrees of freedom stays far below 100.
     chi2 = sum((count - 100) ** 2 / 100 for count in counts.values())
@@ -80,21 +80,21 @@ def test_the_first_card_is_uniform_enough_over_many_seeds():
 
 
 def test_the_commitment_is_the_sha256_of_the_seed():
-    assert Shoe.from_seed(SEED, 8).commitment == hashlib.sha256(SEED).hexdigest()
+    assert CardShoe.from_seed(SEED, 8).commitment == hashlib.sha256(SEED).hexdigest()
 
 
 def test_production_shoes_get_fresh_secret_seeds():
-    one, two = Shoe.new(8), Shoe.new(8)
+    one, two = CardShoe.new(8), CardShoe.new(8)
     assert len(one.seed) == 32 and one.seed != two.seed
 
 
 def test_it_refuses_a_seed_that_is_not_256_bits():
     with pytest.raises(ValueError):
-        Shoe.from_seed(b"short", 8)
+        CardShoe.from_seed(b"short", 8)
 
 
 def test_a_stacked_shoe_deals_its_cards_then_is_exhausted():
-    shoe = Shoe.stacked(["AS", "KD"])
+    shoe = CardShoe.stacked(["AS", "KD"])
     assert [shoe.draw(), shoe.draw()] == ["AS", "KD"]
     with pytest.raises(IllegalAction) as refused:
         shoe.draw()
@@ -105,7 +105,7 @@ def test_a_stacked_shoe_deals_its_cards_then_is_exhausted():
 
 def test_the_atlantic_city_multi_cut_card_falls_at_139_of_416():
     rules = PROFILES["atlantic-city-multi"]
-    shoe = Shoe.from_seed(SEED, 8)
+    shoe = CardShoe.from_seed(SEED, 8)
     for _ in range(138):
         shoe.draw()
     assert not shoe.needs_reshuffle(rules)
@@ -115,7 +115,7 @@ def test_the_atlantic_city_multi_cut_card_falls_at_139_of_416():
 
 def test_the_internet_cut_card_falls_at_75_percent():
     rules = PROFILES["internet-6"]
-    shoe = Shoe.from_seed(SEED, 6)
+    shoe = CardShoe.from_seed(SEED, 6)
     for _ in range(233):
         shoe.draw()
     assert not shoe.needs_reshuffle(rules)
@@ -126,14 +126,14 @@ def test_the_internet_cut_card_falls_at_75_percent():
 @pytest.mark.parametrize("slug", ["atlantic-city", "rocket-academy"])
 def test_fresh_shoe_profiles_reshuffle_after_every_round(slug):
     rules = PROFILES[slug]
-    shoe = Shoe.from_seed(SEED, rules.decks)
+    shoe = CardShoe.from_seed(SEED, rules.decks)
     assert not shoe.needs_reshuffle(rules)
     shoe.draw()
     assert shoe.needs_reshuffle(rules)
 
 
 def test_a_single_deck_running_out_reshuffles_the_cards_not_on_the_table():
-    shoe = Shoe.from_seed(SEED, 1)
+    shoe = CardShoe.from_seed(SEED, 1)
     dealt = deal_all(shoe)
     on_table = dealt[:10]
     shoe.reshuffle_remaining(on_table)
@@ -141,7 +141,7 @@ def test_a_single_deck_running_out_reshuffles_the_cards_not_on_the_table():
     rest = deal_all(shoe)
     assert Counter(rest) + Counter(on_table) == Counter(DECK)
     # Deterministic: the sub-seed is HMAC(seed, "reshuffle" + 1).
-    again = Shoe.from_seed(SEED, 1)
+    again = CardShoe.from_seed(SEED, 1)
     deal_all(again)
     again.reshuffle_remaining(on_table)
     assert deal_all(again) == rest
@@ -149,14 +149,14 @@ def test_a_single_deck_running_out_reshuffles_the_cards_not_on_the_table():
 
 
 def test_a_shoe_round_trips_through_json_mid_deal_and_after_a_reshuffle():
-    shoe = Shoe.from_seed(SEED, 1)
+    shoe = CardShoe.from_seed(SEED, 1)
     for _ in range(20):
         shoe.draw()
-    copy = Shoe.from_json(shoe.to_json())
+    copy = CardShoe.from_json(shoe.to_json())
     assert [copy.draw() for _ in range(10)] == [shoe.draw() for _ in range(10)]
     deal_all(shoe)
     shoe.reshuffle_remaining(["AS", "KD"])
     shoe.draw()
-    copy = Shoe.from_json(shoe.to_json())
+    copy = CardShoe.from_json(shoe.to_json())
     assert deal_all(copy) == deal_all(shoe)
     assert copy.to_json() == shoe.to_json()

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 from .hand import hand_value
 
 if TYPE_CHECKING:
-    from .round import Round
+    from .round import GameRound
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,7 +25,7 @@ class HandResult:
 
 
 @dataclass(frozen=True, slots=True)
-class SeatResult:
+class SeatOutcome:
     seat: int
     stack_before: int
     stack: int
@@ -61,13 +61,13 @@ class DealerResult:
 @dataclass(frozen=True, slots=True)
 class RoundResult:
     phase: str
-    seats: tuple[SeatResult, ...]
+    seats: tuple[SeatOutcome, ...]
     dealer: DealerResult
 
     @classmethod
-    def of(cls, round_: Round) -> RoundResult:
+    def of(cls, round_: GameRound) -> RoundResult:
         seats = tuple(
-            SeatResult(
+            SeatOutcome(
                 seat=seat.number,
                 stack_before=seat.stack_before,
                 stack=seat.stack,
