@@ -14,6 +14,8 @@ class ErrorCode(StrEnum):
     INCOMPLETE = "incomplete"
     EXTRA_ACTION = "extra_action"
     SHOE_EXHAUSTED = "shoe_exhausted"
+    #: A name no action in the registry has (``GameRound.act``); scenarios never see it.
+    UNKNOWN_ACTION = "unknown_action"
 
 
 class IllegalAction(Exception):

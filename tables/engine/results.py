@@ -1,14 +1,12 @@
-"""Read-only views of a round's result: per seat and for the dealer."""
+"""A round's result, read-only: per hand, per seat and for the dealer."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .hand import hand_value
-
-if TYPE_CHECKING:
-    from .round import GameRound
+from .round_state import RoundState
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,7 +63,7 @@ class RoundResult:
     dealer: DealerResult
 
     @classmethod
-    def of(cls, round_: GameRound) -> RoundResult:
+    def of(cls, round_: RoundState) -> RoundResult:
         seats = tuple(
             SeatOutcome(
                 seat=seat.number,

@@ -3,32 +3,31 @@ turn on, the dealer's play and settlement (RULES.md, to the chip)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from .cards import VALUE
 from .errors import IllegalAction
 from .events import EventKind
 from .hand import Hand
 from .rules import InsuranceRule
+from .round_state import RoundState
 from .state import InsuranceStatus, Phase, SeatState, SeatStatus
 
-if TYPE_CHECKING:
-    from .round import GameRound
 
+class RoundFlow(RoundState):
+    """Everything nobody decides; the players' decisions (``round_betting``,
+    ``round_play``) call into it."""
 
-class FlowMixin:
     __slots__ = ()
 
     # -- cards ----------------------------------------------------------------------
 
-    def _draw(self: GameRound) -> str:
+    def _draw(self) -> str:
         try:
             return self.shoe.draw()
         except IllegalAction:  # the shoe ran out; a stacked shoe raises again below
             self._reshuffle_mid_round()
             return self.shoe.draw()
 
-    def _reshuffle_mid_round(self: GameRound) -> None:
+    def _reshuffle_mid_round(self) -> None:
         # RULES.md rocket-academy: "the cards not on the table are reshuffled". On the
         # table: the dealer's cards and every hand still in play; busted, surrendered
         # and paid hands have been collected. A stacked shoe raises shoe_exhausted.
@@ -40,7 +39,7 @@ class FlowMixin:
         self.shoe.reshuffle_remaining(on_table)
         self._emit(EventKind.SHOE_RESHUFFLED)
 
-    def _deal_to(self: GameRound, seat: int, index: int, hand: Hand) -> None:
+    def _deal_to(self, seat: int, index: int, hand: Hand) -> None:
         card = self._draw()
         hand.add(card)
         self._emit(EventKind.DEAL_CARD, "house", seat, index, card)
@@ -48,14 +47,14 @@ class FlowMixin:
         if hand.hard > 21 or hand.total == 21:
             hand.finished = True
 
-    def _deal_dealer(self: GameRound, face_up: bool = True) -> None:
+    def _deal_dealer(self, face_up: bool = True) -> None:
         card = self._draw()
         self.dealer.add(card)
         self._emit(EventKind.DEAL_CARD, "house", None, None, card, face_up)
 
     # -- the deal -------------------------------------------------------------------
 
-    def _deal(self: GameRound) -> None:
+    def _deal(self) -> None:
         self.phase = Phase.DEALING
         seats = self.seats
         order = self.order = [n for n, place in seats.items() if place.status is SeatStatus.BETTING]
@@ -78,16 +77,26 @@ class FlowMixin:
         self._deal_dealer(face_up=False)
         self._offer_insurance()
 
-    def _offer_insurance(self: GameRound) -> None:
+    def _insurance_stakes(self, place: SeatState) -> range | None:
+        """The insurance stakes the rules allow ``place`` (``insurance_range`` asks this too)."""
         rule = self.rules.insurance
-        if rule is not InsuranceRule.NONE and VALUE[self.dealer.cards[0]] == 1:
+        if rule is InsuranceRule.NONE:
+            return None
+        half = place.bet // 2
+        if rule is InsuranceRule.HALF_BET:
+            # RULES.md atlantic-city: exactly floor(bet / 2); not offered when that is 0.
+            return range(half, half + 1) if 1 <= half <= place.stack else None
+        # RULES.md internet: any stake from 1 to floor(bet / 2), as far as the stack goes.
+        top = min(half, place.stack)
+        return range(1, top + 1) if top >= 1 else None
+
+    def _offer_insurance(self) -> None:
+        if self.rules.insurance is not InsuranceRule.NONE and VALUE[self.dealer.cards[0]] == 1:
             offered = False
             for number in self.order:
                 place = self.seats[number]
-                half = place.bet // 2
                 # Not offered when floor(bet / 2) = 0, nor to a seat that cannot pay for it.
-                needed = half if rule is InsuranceRule.HALF_BET else 1
-                if half >= 1 and place.stack >= needed:
+                if self._insurance_stakes(place) is not None:
                     place.insurance_status = InsuranceStatus.PENDING
                     offered = True
             if offered:
@@ -95,7 +104,7 @@ class FlowMixin:
                 return
         self._after_insurance()
 
-    def _after_insurance(self: GameRound) -> None:
+    def _after_insurance(self) -> None:
         dealer = self.dealer
         up_value = VALUE[dealer.cards[0]]
         if up_value == 1 or up_value == 10:
@@ -124,12 +133,12 @@ class FlowMixin:
         self._turn_hand = 0
         self._advance()
 
-    def _blackjack_payout(self: GameRound, bet: int) -> int:
+    def _blackjack_payout(self, bet: int) -> int:
         pays = self.rules.blackjack_pays
         # RULES.md: stake + floor(3 x bet / 2); the fraction stays with the house.
         return bet + bet * pays.numerator // pays.denominator
 
-    def _settle_insurance(self: GameRound, dealer_blackjack: bool) -> None:
+    def _settle_insurance(self, dealer_blackjack: bool) -> None:
         for number in self.order:
             place = self.seats[number]
             if place.insurance_status is InsuranceStatus.TAKEN:
@@ -142,7 +151,7 @@ class FlowMixin:
 
     # -- the turn -------------------------------------------------------------------
 
-    def _advance(self: GameRound) -> None:
+    def _advance(self) -> None:
         """Move the turn to the next hand that needs a decision, or to the dealer."""
         order = self.order
         seats = self.seats
@@ -172,11 +181,11 @@ class FlowMixin:
 
     # -- the dealer and settlement --------------------------------------------------
 
-    def _reveal_hole_card(self: GameRound) -> None:
+    def _reveal_hole_card(self) -> None:
         self.hole_revealed = True
         self._emit(EventKind.HOLE_CARD_REVEALED, card=self.dealer.cards[1])
 
-    def _play_dealer(self: GameRound) -> None:
+    def _play_dealer(self) -> None:
         self.phase = Phase.DEALER
         dealer = self.dealer
         self._reveal_hole_card()
@@ -191,14 +200,14 @@ class FlowMixin:
                 self._deal_dealer()
         self._settle_round()
 
-    def _any_live_hand(self: GameRound) -> bool:
+    def _any_live_hand(self) -> bool:
         for number in self.order:
             for hand in self.seats[number].hands:
                 if hand.live:
                     return True
         return False
 
-    def _settle_round(self: GameRound) -> None:
+    def _settle_round(self) -> None:
         dealer_blackjack = self.dealer_blackjack
         dealer_total = self.dealer.total
         obo = self.rules.original_bets_only
@@ -230,12 +239,12 @@ class FlowMixin:
                 self._settle_hand(place, index, hand, outcome, chips)
         self._finish()
 
-    def _settle_hand(self: GameRound, place: SeatState, index: int, hand: Hand, outcome: str, chips: int) -> None:
+    def _settle_hand(self, place: SeatState, index: int, hand: Hand, outcome: str, chips: int) -> None:
         hand.settled = True
         hand.outcome = outcome
         place.stack += chips
         self._emit(EventKind.SETTLE, "house", place.number, index, chips=chips, outcome=outcome)
 
-    def _finish(self: GameRound) -> None:
+    def _finish(self) -> None:
         self.phase = Phase.SETTLED
         self._emit(EventKind.ROUND_SETTLED)

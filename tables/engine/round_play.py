@@ -1,18 +1,15 @@
-"""The players' decisions: hit, stand, double, split, surrender (each a triad)."""
+"""The players' decisions once the cards are out: hit, stand, double, split and
+surrender (each a triad), and the stakes a double may take."""
 
 from __future__ import annotations
-
-from typing import TYPE_CHECKING
 
 from .cards import VALUE
 from .errors import ErrorCode, IllegalAction
 from .events import Event, EventKind, check_actor
 from .hand import Hand
+from .round_flow import RoundFlow
 from .rules import SplitAces, SplitBy, Surrender
 from .state import Phase, SeatState
-
-if TYPE_CHECKING:
-    from .round import GameRound
 
 _NOT_YET = {
     Phase.BETTING: "The cards have not been dealt yet.",
@@ -22,10 +19,12 @@ _NOT_YET = {
 }
 
 
-class PlayMixin:
+class RoundPlay(RoundFlow):
+    """The decisions on a hand, in the ``players`` phase."""
+
     __slots__ = ()
 
-    def _check_turn(self: GameRound, seat: int, hand: int) -> tuple[SeatState, Hand]:
+    def _check_turn(self, seat: int, hand: int) -> tuple[SeatState, Hand]:
         phase = self.phase
         if phase is not Phase.PLAYERS:
             if phase is Phase.SETTLED:
@@ -42,14 +41,14 @@ class PlayMixin:
 
     # -- hit ------------------------------------------------------------------------
 
-    def verify_hit(self: GameRound, seat: int, hand: int = 0) -> None:
+    def verify_hit(self, seat: int, hand: int = 0) -> None:
         # A hand to act is below 21 (21 finishes a hand at once), so it may always draw.
         self._check_turn(seat, hand)
 
-    def can_hit(self: GameRound, seat: int, hand: int = 0) -> bool:
+    def can_hit(self, seat: int, hand: int = 0) -> bool:
         return self._can(self.verify_hit, seat, hand)
 
-    def hit(self: GameRound, seat: int, hand: int = 0, *, actor: str = "player") -> Event:
+    def hit(self, seat: int, hand: int = 0, *, actor: str = "player") -> Event:
         check_actor(actor)
         _, played = self._check_turn(seat, hand)
         event = self._emit(EventKind.HIT, actor, seat, hand)
@@ -60,13 +59,13 @@ class PlayMixin:
 
     # -- stand ----------------------------------------------------------------------
 
-    def verify_stand(self: GameRound, seat: int, hand: int = 0) -> None:
+    def verify_stand(self, seat: int, hand: int = 0) -> None:
         self._check_turn(seat, hand)
 
-    def can_stand(self: GameRound, seat: int, hand: int = 0) -> bool:
+    def can_stand(self, seat: int, hand: int = 0) -> bool:
         return self._can(self.verify_stand, seat, hand)
 
-    def stand(self: GameRound, seat: int, hand: int = 0, *, actor: str = "player") -> Event:
+    def stand(self, seat: int, hand: int = 0, *, actor: str = "player") -> Event:
         check_actor(actor)
         _, played = self._check_turn(seat, hand)
         played.finished = True
@@ -76,8 +75,8 @@ class PlayMixin:
 
     # -- double ---------------------------------------------------------------------
 
-    def verify_double(self: GameRound, seat: int, hand: int = 0, amount: int | None = None) -> int:
-        """Raise unless the hand may double for ``amount``; return the extra stake."""
+    def _check_doubling(self, seat: int, hand: int) -> tuple[SeatState, Hand]:
+        """Raise unless the hand may be doubled at all, whatever the stake."""
         place, played = self._check_turn(seat, hand)
         rules = self.rules
         if len(played.cards) != 2:
@@ -86,30 +85,51 @@ class PlayMixin:
             raise IllegalAction(ErrorCode.ILLEGAL_ACTION, "You cannot double after a split at this table.")
         if not rules.double_on_21 and played.total == 21:
             raise IllegalAction(ErrorCode.ILLEGAL_ACTION, "You cannot double on 21.")
-        stake = played.bet
-        if rules.double_for_less:
-            if place.stack < 1:
-                raise IllegalAction(ErrorCode.ILLEGAL_ACTION, "You have no chips left to double with.")
-            if amount is None:
-                amount = min(stake, place.stack)
-            elif type(amount) is not int or not 1 <= amount <= stake:
-                raise IllegalAction(ErrorCode.BAD_AMOUNT, f"A double is from 1 to {stake} chips (your bet).")
-        elif amount is None:
-            if place.stack < stake:
-                raise IllegalAction(
-                    ErrorCode.ILLEGAL_ACTION, f"You need {stake} chips to double and hold {place.stack}."
-                )
-            amount = stake
-        elif type(amount) is not int or amount != stake:
-            raise IllegalAction(ErrorCode.BAD_AMOUNT, f"A double at this table is exactly your bet of {stake} chips.")
-        if amount > place.stack:
-            raise IllegalAction(ErrorCode.BAD_AMOUNT, f"You hold only {place.stack} chips.")
-        return amount
+        return place, played
 
-    def can_double(self: GameRound, seat: int, hand: int = 0, amount: int | None = None) -> bool:
+    def _double_stakes(self, place: SeatState, played: Hand) -> range | None:
+        stake = played.bet
+        if self.rules.double_for_less:
+            # RULES.md internet: "double for less", from 1 chip up to the hand's bet.
+            top = min(stake, place.stack)
+            return range(1, top + 1) if top >= 1 else None
+        return range(stake, stake + 1) if place.stack >= stake else None
+
+    def double_range(self, seat: int, hand: int = 0) -> range | None:
+        """The extra stakes ``hand`` may double for now; None when it may not double."""
+        try:
+            place, played = self._check_doubling(seat, hand)
+        except IllegalAction:
+            return None
+        return self._double_stakes(place, played)
+
+    def verify_double(self, seat: int, hand: int = 0, amount: int | None = None) -> int:
+        """Raise unless the hand may double for ``amount``; return the extra stake.
+
+        With no ``amount`` the stake is the most :meth:`double_range` allows.
+        """
+        place, played = self._check_doubling(seat, hand)
+        allowed = self._double_stakes(place, played)
+        stake = played.bet
+        for_less = self.rules.double_for_less
+        if allowed is None:
+            if for_less:
+                raise IllegalAction(ErrorCode.ILLEGAL_ACTION, "You have no chips left to double with.")
+            raise IllegalAction(ErrorCode.ILLEGAL_ACTION, f"You need {stake} chips to double and hold {place.stack}.")
+        if amount is None:
+            return allowed[-1]
+        if type(amount) is int and amount in allowed:
+            return amount
+        if not for_less:
+            raise IllegalAction(ErrorCode.BAD_AMOUNT, f"A double at this table is exactly your bet of {stake} chips.")
+        if type(amount) is int and 1 <= amount <= stake:
+            raise IllegalAction(ErrorCode.BAD_AMOUNT, f"You hold only {place.stack} chips.")
+        raise IllegalAction(ErrorCode.BAD_AMOUNT, f"A double is from 1 to {stake} chips (your bet).")
+
+    def can_double(self, seat: int, hand: int = 0, amount: int | None = None) -> bool:
         return self._can(self.verify_double, seat, hand, amount)
 
-    def double(self: GameRound, seat: int, hand: int = 0, amount: int | None = None, *, actor: str = "player") -> Event:
+    def double(self, seat: int, hand: int = 0, amount: int | None = None, *, actor: str = "player") -> Event:
         check_actor(actor)
         stake = self.verify_double(seat, hand, amount)
         place = self.seats[seat]
@@ -126,7 +146,7 @@ class PlayMixin:
 
     # -- split ----------------------------------------------------------------------
 
-    def verify_split(self: GameRound, seat: int, hand: int = 0) -> None:
+    def verify_split(self, seat: int, hand: int = 0) -> None:
         place, played = self._check_turn(seat, hand)
         rules = self.rules
         cards = played.cards
@@ -151,10 +171,10 @@ class PlayMixin:
                 ErrorCode.ILLEGAL_ACTION, f"You need {played.bet} chips to split and hold {place.stack}."
             )
 
-    def can_split(self: GameRound, seat: int, hand: int = 0) -> bool:
+    def can_split(self, seat: int, hand: int = 0) -> bool:
         return self._can(self.verify_split, seat, hand)
 
-    def split(self: GameRound, seat: int, hand: int = 0, *, actor: str = "player") -> Event:
+    def split(self, seat: int, hand: int = 0, *, actor: str = "player") -> Event:
         check_actor(actor)
         self.verify_split(seat, hand)
         place = self.seats[seat]
@@ -184,7 +204,7 @@ class PlayMixin:
 
     # -- surrender ------------------------------------------------------------------
 
-    def verify_surrender(self: GameRound, seat: int, hand: int = 0) -> None:
+    def verify_surrender(self, seat: int, hand: int = 0) -> None:
         _, played = self._check_turn(seat, hand)
         if self.rules.surrender is Surrender.NONE:
             raise IllegalAction(ErrorCode.ILLEGAL_ACTION, "There is no surrender at this table.")
@@ -193,10 +213,10 @@ class PlayMixin:
                 ErrorCode.ILLEGAL_ACTION, "You can surrender only a two-card hand before you act on it."
             )
 
-    def can_surrender(self: GameRound, seat: int, hand: int = 0) -> bool:
+    def can_surrender(self, seat: int, hand: int = 0) -> bool:
         return self._can(self.verify_surrender, seat, hand)
 
-    def surrender(self: GameRound, seat: int, hand: int = 0, *, actor: str = "player") -> Event:
+    def surrender(self, seat: int, hand: int = 0, *, actor: str = "player") -> Event:
         check_actor(actor)
         self.verify_surrender(seat, hand)
         place = self.seats[seat]

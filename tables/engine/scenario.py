@@ -8,14 +8,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .actions import BY_NAME, AmountKind
 from .cards import VALUE
 from .errors import ErrorCode, IllegalAction
-from .round import GameRound
+from .round import PLAYER_ACTIONS, GameRound
 from .rules import PROFILES, RuleSet
 from .shoe import CardShoe
 from .state import Phase
 
-ACTIONS = ("insurance", "hit", "stand", "double", "split", "surrender")
+#: The actions a scenario file may list (FORMAT.md): bets and passes come from its
+#: seats, and insurance not taken counts as declined, so only these are written.
+FILE_ACTIONS: tuple[str, ...] = ("insurance", *PLAYER_ACTIONS)
 
 
 class ScenarioError(ValueError):
@@ -30,7 +33,9 @@ class SeatSpec:
 
 
 @dataclass(frozen=True)
-class ActionSpec:
+class ScenarioAction:
+    """One entry of the file's ``actions`` list."""
+
     seat: int
     action: str
     hand: int = 0
@@ -43,7 +48,7 @@ class Scenario:
     rules: RuleSet
     seats: tuple[SeatSpec, ...]
     shoe: tuple[str, ...]
-    actions: tuple[ActionSpec, ...]
+    actions: tuple[ScenarioAction, ...]
     expect: dict[str, Any] | None = field(default=None, compare=False)
 
 
@@ -113,12 +118,14 @@ def load_scenario(source: str | Path | dict[str, Any]) -> Scenario:
         raise ScenarioError("'actions' must be a list")
     actions = []
     for index, raw in enumerate(raw_actions):
-        if not isinstance(raw, dict) or raw.get("action") not in ACTIONS:
-            raise ScenarioError(f"action {index}: expected an object with 'action' one of {', '.join(ACTIONS)}")
+        if not isinstance(raw, dict) or raw.get("action") not in FILE_ACTIONS:
+            raise ScenarioError(
+                f"action {index}: expected an object with 'action' one of {', '.join(FILE_ACTIONS)}"
+            )
         amount = raw.get("amount")
         if amount is not None and type(amount) is not int:
             raise ScenarioError(f"action {index}: 'amount' must be a whole number of chips")
-        actions.append(ActionSpec(
+        actions.append(ScenarioAction(
             seat=_whole(raw.get("seat"), f"action {index}: 'seat'", 1),
             action=raw["action"],
             hand=_whole(raw.get("hand", 0), f"action {index}: 'hand'"),
@@ -140,13 +147,15 @@ def _error(index: int, error: IllegalAction) -> dict[str, Any]:
     return {"error": {"action": index, "code": str(error.code), "message": error.message}}
 
 
-def _apply(round_: GameRound, action: ActionSpec) -> None:
-    if action.action == "insurance":
-        round_.insurance(action.seat, action.amount)
-    elif action.action == "double":
-        round_.double(action.seat, action.hand, action.amount)
-    else:
-        getattr(round_, action.action)(action.seat, action.hand)
+def _apply(round_: GameRound, action: ScenarioAction) -> None:
+    # FORMAT.md: a hand or amount an action does not take is ignored, not refused.
+    spec = BY_NAME[action.action]
+    round_.act(
+        action.action,
+        seat=action.seat,
+        hand=action.hand if spec.takes_hand else 0,
+        amount=None if spec.amount is AmountKind.NONE else action.amount,
+    )
 
 
 def run_scenario(scenario: Scenario) -> dict[str, Any]:

@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, TypeVar
 
 from .events import Event
 from .hand import Hand
+from .round_state import RoundState
 from .rules import RuleSet
 from .shoe import CardShoe
 from .state import InsuranceStatus, Phase, SeatState, SeatStatus
 
-if TYPE_CHECKING:
-    from .round import GameRound
+R = TypeVar("R", bound=RoundState)
 
 FORMAT_VERSION = 1
 
@@ -56,7 +56,7 @@ def seat_from_json(data: dict[str, Any]) -> SeatState:
     return seat
 
 
-def round_to_json(round_: GameRound) -> dict[str, Any]:
+def round_to_json(round_: RoundState) -> dict[str, Any]:
     return {
         "format": FORMAT_VERSION,
         "rules": round_.rules.to_json(),
@@ -74,7 +74,8 @@ def round_to_json(round_: GameRound) -> dict[str, Any]:
     }
 
 
-def round_from_json(cls: type[GameRound], data: dict[str, Any]) -> GameRound:
+def round_from_json(cls: type[R], data: dict[str, Any]) -> R:
+    """A round of class ``cls`` (``GameRound`` passes itself) in the state ``data`` holds."""
     if data.get("format") != FORMAT_VERSION:
         raise ValueError(f"unknown round format {data.get('format')!r}")
     round_ = cls.__new__(cls)

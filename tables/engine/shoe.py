@@ -27,13 +27,11 @@ import hmac
 import secrets
 from collections import Counter
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .cards import DECK, VALUE
 from .errors import ErrorCode, IllegalAction
-
-if TYPE_CHECKING:
-    from .rules import RuleSet
+from .rules import RuleSet
 
 SEED_BYTES = 32
 

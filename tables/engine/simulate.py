@@ -44,7 +44,7 @@ def parse_seed(text: str | None) -> bytes:
 
 
 class _LegalView:
-    """``name in view`` asks the round's ``can_<name>``: only what the strategy looks up."""
+    """``name in view`` asks the round's ``can_act``: only what the strategy looks up."""
 
     __slots__ = ("round", "seat", "hand")
 
@@ -54,7 +54,7 @@ class _LegalView:
         self.hand = hand
 
     def __contains__(self, name: object) -> bool:
-        return bool(getattr(self.round, f"can_{name}")(self.seat, self.hand))
+        return isinstance(name, str) and self.round.can_act(name, seat=self.seat, hand=self.hand)
 
 
 def play_rounds(rules: RuleSet, rounds: int, seats: int, seed: bytes, fresh_shoe: bool = False) -> tuple[int, int, int]:
@@ -86,7 +86,7 @@ def play_rounds(rules: RuleSet, rounds: int, seats: int, seed: bytes, fresh_shoe
             number, index = round_.to_act()  # type: ignore[misc]
             cards = round_.seats[number].hands[index].cards
             action = basic_strategy(rules, cards, up_card, _LegalView(round_, number, index))
-            getattr(round_, action)(number, index)
+            round_.act(action, seat=number, hand=index)
         net = sum(seat.stack for seat in round_.seats.values()) - start
         total += net
         squares += net * net

@@ -9,36 +9,46 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tables.engine import PROFILES, IllegalAction, Phase, GameRound, CardShoe, hand_value
+from tables.engine import BY_NAME, PROFILES, AmountKind, CardShoe, GameRound, IllegalAction, Phase, hand_value
+from tables.engine.round import PLAYER_ACTIONS
 from tables.engine.state import SeatStatus
 
-ACTIONS = ("hit", "stand", "double", "split", "surrender", "insurance", "decline_insurance",
-           "bet", "pass_bet", "expire")
+#: Every registry action, and the timer.
+ATTEMPTS = (*BY_NAME, "expire")
+
+
+def arguments(action: str, hand: int, amount: int | None) -> dict[str, int | None]:
+    """A hand and an amount only where the action takes one (a bet always names one)."""
+    spec = BY_NAME[action]
+    if spec.amount is AmountKind.REQUIRED and amount is None:
+        amount = 10
+    return {
+        "hand": hand if spec.takes_hand else 0,
+        "amount": None if spec.amount is AmountKind.NONE else amount,
+    }
 
 
 def attempt(round_: GameRound, action: str, seat: int, hand: int, amount: int | None) -> None:
-    if action in ("insurance",):
-        round_.insurance(seat, amount)
-    elif action == "double":
-        round_.double(seat, hand, amount)
-    elif action == "bet":
-        round_.bet(seat, amount if amount is not None else 10)
-    elif action in ("pass_bet", "decline_insurance"):
-        getattr(round_, action)(seat)
-    elif action == "expire":
+    if action == "expire":
         round_.expire()
     else:
-        getattr(round_, action)(seat, hand)
+        round_.act(action, seat=seat, **arguments(action, hand, amount))
 
 
 def can(round_: GameRound, action: str, seat: int, hand: int, amount: int | None) -> bool | None:
-    if action == "insurance":
-        return round_.can_insurance(seat, amount)
-    if action == "double":
-        return round_.can_double(seat, hand, amount)
-    if action in ("hit", "stand", "split", "surrender"):
-        return getattr(round_, f"can_{action}")(seat, hand)
-    return None
+    if action == "expire":
+        return None
+    return round_.can_act(action, seat=seat, **arguments(action, hand, amount))
+
+
+def check_range(allowed: range | None, can_stake) -> None:
+    """A range query and the verify_ behind it agree at and just past both ends."""
+    if allowed is None:
+        assert not can_stake(None)
+        return
+    assert len(allowed) >= 1
+    assert can_stake(None) and can_stake(allowed.start) and can_stake(allowed[-1])
+    assert not can_stake(allowed.start - 1) and not can_stake(allowed[-1] + 1)
 
 
 def roundtrip(round_: GameRound) -> GameRound:
@@ -111,14 +121,14 @@ def test_random_play_keeps_every_invariant(slug, data, seed):
             st.sampled_from(likely or [(numbers[0], 0)]),
             st.tuples(st.integers(0, rules.seats + 1), st.integers(0, 4)),
         ))
-        action = data.draw(st.sampled_from(ACTIONS))
+        action = data.draw(st.sampled_from(ATTEMPTS))
         amount = data.draw(st.one_of(st.none(), st.integers(-1, 45)))
         before = round_.to_json()
         allowed = can(round_, action, seat, hand, amount)
         try:
             attempt(round_, action, seat, hand, amount)
         except IllegalAction:
-            # A refused action changes nothing, and can_x said no.
+            # A refused action changes nothing, and can_act said no.
             assert round_.to_json() == before
             assert allowed in (None, False)
         else:
@@ -149,13 +159,17 @@ def test_legal_actions_are_exactly_the_actions_that_apply(slug, seed, picks):
         if round_.phase is Phase.INSURANCE:
             seat = round_.pending_insurance()[0]
             legal = round_.legal_actions(seat)
-            assert legal[-1] == "decline_insurance"
-            getattr(round_, legal[pick % len(legal)])(seat)
+            assert legal[-1] == "no_insurance"
+            assert ("insurance" in legal) == (round_.insurance_range(seat) is not None)
+            check_range(round_.insurance_range(seat), lambda stake: round_.can_insurance(seat, stake))
+            round_.act(legal[pick % len(legal)], seat=seat)
             continue
         seat, hand = round_.to_act()
         legal = round_.legal_actions(seat, hand)
-        for name in ("hit", "stand", "double", "split", "surrender"):
-            assert (name in legal) == getattr(round_, f"can_{name}")(seat, hand)
+        for name in PLAYER_ACTIONS:
+            assert (name in legal) == round_.can_act(name, seat=seat, hand=hand)
+        assert ("double" in legal) == (round_.double_range(seat, hand) is not None)
+        check_range(round_.double_range(seat, hand), lambda stake: round_.can_double(seat, hand, stake))
         assert {"hit", "stand"} <= set(legal)
-        getattr(round_, legal[pick % len(legal)])(seat, hand)
+        round_.act(legal[pick % len(legal)], seat=seat, hand=hand)
     check_invariants(round_)

@@ -12,7 +12,7 @@ def test_atlantic_city_offers_insurance_of_exactly_half_the_bet_against_an_ace()
     round_ = rigged("atlantic-city", "9H AS 9D 7C", bets={1: 11})
     assert round_.phase is Phase.INSURANCE
     assert round_.pending_insurance() == [1]
-    assert round_.legal_actions(1) == ("insurance", "decline_insurance")
+    assert round_.legal_actions(1) == ("insurance", "no_insurance")
     with pytest.raises(IllegalAction) as refused:
         round_.insurance(1, 4)
     assert refused.value.code is ErrorCode.BAD_AMOUNT
