@@ -44,6 +44,10 @@ class RuleSet:
     name: str
     decks: int
     seats: int
+    #: How many of a table's seats one account may hold at once: 1 at most tables;
+    #: at rocket-academy every seat (RULES.md: "one account may hold several seats",
+    #: the seed's "number of players" at one screen).
+    seats_per_player: int
     #: Reshuffle before the next round once this fraction of the shoe has been
     #: dealt (the cut card); ``None``: a fresh shoe every round.
     penetration: Fraction | None
@@ -128,6 +132,10 @@ class RuleSet:
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> RuleSet:
         values = dict(data)
+        if "seats_per_player" not in values:
+            # Rules stored before the field existed: the profile's own value.
+            known = PROFILES.get(values.get("slug", ""))
+            values["seats_per_player"] = known.seats_per_player if known is not None else 1
         for key in ("penetration", "blackjack_pays"):
             if values.get(key) is not None:
                 values[key] = Fraction(values[key])
@@ -143,6 +151,7 @@ _ATLANTIC_CITY = RuleSet(
     name="Atlantic City",
     decks=8,
     seats=1,
+    seats_per_player=1,
     penetration=None,
     dealer_peek=True,
     peek_reveals_only_blackjack=True,
@@ -163,6 +172,7 @@ _INTERNET_7 = RuleSet(
     name="Internet casino, 7 seats",
     decks=6,
     seats=7,
+    seats_per_player=1,
     penetration=Fraction(3, 4),
     dealer_peek=False,
     peek_reveals_only_blackjack=True,
@@ -195,6 +205,7 @@ PROFILES: dict[str, RuleSet] = {
             name="Rocket Academy single deck",
             decks=1,
             seats=7,
+            seats_per_player=7,
             penetration=None,
             dealer_peek=True,
             peek_reveals_only_blackjack=True,

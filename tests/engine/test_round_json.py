@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import json
 
-from tables.engine import PROFILES, GameRound, CardShoe
+from tables.engine import PROFILES, CardShoe, GameRound, RuleSet
 from tables.engine.shoe import derive_seed
 
 from .rigged import rigged
@@ -38,3 +38,17 @@ def test_a_resumed_round_deals_the_same_next_card():
     round_.split(1, 0)
     copy.split(1, 0)
     assert copy.to_json() == round_.to_json()
+
+
+def test_every_profile_survives_json_and_says_how_many_seats_one_player_may_hold():
+    for rules in PROFILES.values():
+        assert RuleSet.from_json(json.loads(json.dumps(rules.to_json()))) == rules
+        expected = 7 if rules.slug == "rocket-academy" else 1
+        assert rules.seats_per_player == expected
+
+
+def test_rules_stored_before_seats_per_player_read_back_with_the_profile_s_value():
+    for slug in ("rocket-academy", "internet-6"):
+        data = PROFILES[slug].to_json()
+        del data["seats_per_player"]
+        assert RuleSet.from_json(data) == PROFILES[slug]
