@@ -7,6 +7,8 @@ from typing import Any, NamedTuple
 
 
 class EventKind(StrEnum):
+    """What happened; the values are stored in hand histories, so they never change."""
+
     BET = "bet"  # chips: -stake
     PASS = "pass"
     LEFT_OUT = "left_out"  # silent through the betting window
@@ -27,6 +29,8 @@ class EventKind(StrEnum):
 
 
 class Actor(StrEnum):
+    """Who took an action."""
+
     PLAYER = "player"
     TIMER = "timer"
     HOUSE = "house"

@@ -11,6 +11,8 @@ from .round_state import RoundState
 
 @dataclass(frozen=True, slots=True)
 class HandResult:
+    """One hand as it ended (or stands)."""
+
     cards: tuple[str, ...]
     total: int
     #: The whole stake on the hand, doubles included.
@@ -24,6 +26,8 @@ class HandResult:
 
 @dataclass(frozen=True, slots=True)
 class SeatOutcome:
+    """What one seat staked, holds and won in the round."""
+
     seat: int
     stack_before: int
     stack: int
@@ -48,6 +52,8 @@ class SeatOutcome:
 
 @dataclass(frozen=True, slots=True)
 class DealerResult:
+    """The dealer's cards, hole card included."""
+
     cards: tuple[str, ...]
     total: int
     hole_revealed: bool
@@ -58,6 +64,8 @@ class DealerResult:
 
 @dataclass(frozen=True, slots=True)
 class RoundResult:
+    """Every seat's outcome and the dealer's hand; ``of`` reads it from any round state."""
+
     phase: str
     seats: tuple[SeatOutcome, ...]
     dealer: DealerResult

@@ -8,6 +8,8 @@ from .hand import Hand
 
 
 class Phase(StrEnum):
+    """Where the round stands (docs/engine.md: the state machine)."""
+
     BETTING = "betting"
     DEALING = "dealing"  # passed through, never rested in
     INSURANCE = "insurance"
@@ -17,6 +19,8 @@ class Phase(StrEnum):
 
 
 class SeatStatus(StrEnum):
+    """A seat's answer to the betting window."""
+
     WAITING = "waiting"  # has not answered the betting window yet
     BETTING = "betting"
     PASSED = "passed"
@@ -24,6 +28,8 @@ class SeatStatus(StrEnum):
 
 
 class InsuranceStatus(StrEnum):
+    """A seat's part in the insurance offer."""
+
     NOT_OFFERED = "not_offered"
     PENDING = "pending"
     TAKEN = "taken"
@@ -31,6 +37,8 @@ class InsuranceStatus(StrEnum):
 
 
 class SeatState:
+    """One seat's part in one round: its stack, bet, insurance and hands (not the table's seat)."""
+
     __slots__ = ("number", "stack_before", "stack", "status", "bet", "insurance", "insurance_status", "hands")
 
     def __init__(self, number: int, stack: int) -> None:
