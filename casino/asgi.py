@@ -1,5 +1,6 @@
 """ASGI entry point, served by daphne: HTTP through Django, websockets through Channels."""
 
+import asyncio
 import os
 
 from django.core.asgi import get_asgi_application
@@ -11,8 +12,10 @@ django_asgi_app = get_asgi_application()
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from django.conf import settings  # noqa: E402
 from django.urls import path  # noqa: E402
 
+from casino import shutdown, watchdog  # noqa: E402
 from casino.env import env_bool  # noqa: E402
 from tables.routing import websocket_urlpatterns  # noqa: E402
 
@@ -27,9 +30,36 @@ def websocket_routes() -> list:
     return routes
 
 
-application = ProtocolTypeRouter(
-    {
-        "http": django_asgi_app,
-        "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_routes()))),
-    }
+class OnTheServersLoop:
+    """The application, first starting what each server process runs on its event loop.
+
+    daphne sends no ASGI lifespan events, so the first connection on a loop
+    (a page or a socket) starts them: the loop's watchdog (casino/watchdog.py,
+    unless LOOP_WATCHDOG_SECONDS=0) and, under daphne, a clean stop on SIGTERM
+    (casino/shutdown.py). Every later connection costs one comparison.
+    """
+
+    def __init__(self, application, *, watchdog_seconds: float) -> None:
+        self.application = application
+        self.watchdog_seconds = watchdog_seconds
+        self.loop: asyncio.AbstractEventLoop | None = None
+
+    async def __call__(self, scope, receive, send):
+        loop = asyncio.get_running_loop()
+        if loop is not self.loop:
+            self.loop = loop
+            if self.watchdog_seconds > 0:
+                watchdog.watch(loop, threshold=self.watchdog_seconds)
+            shutdown.cancel_tasks_before_the_reactor_stops(loop)
+        return await self.application(scope, receive, send)
+
+
+application = OnTheServersLoop(
+    ProtocolTypeRouter(
+        {
+            "http": django_asgi_app,
+            "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_routes()))),
+        }
+    ),
+    watchdog_seconds=settings.LOOP_WATCHDOG_SECONDS,
 )

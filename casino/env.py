@@ -8,6 +8,7 @@ quietly fall back to a development default.
 
 from __future__ import annotations
 
+import math
 import os
 from urllib.parse import urlsplit
 
@@ -53,6 +54,21 @@ def env_int(name: str, default: int, *, minimum: int | None = None) -> int:
         raise ImproperlyConfigured(f"{name}={value!r} is not a whole number.") from None
     if minimum is not None and number < minimum:
         raise ImproperlyConfigured(f"{name}={number} is below its minimum of {minimum}.")
+    return number
+
+
+def env_float(name: str, default: float, *, minimum: float | None = None) -> float:
+    value = _raw(name)
+    if value is None:
+        return default
+    try:
+        number = float(value)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name}={value!r} is not a number.") from None
+    if not math.isfinite(number):
+        raise ImproperlyConfigured(f"{name}={value!r} is not a finite number.")
+    if minimum is not None and number < minimum:
+        raise ImproperlyConfigured(f"{name}={number:g} is below its minimum of {minimum:g}.")
     return number
 
 

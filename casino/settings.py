@@ -15,7 +15,7 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
-from casino.env import env_bool, env_int, env_list, env_str, env_url
+from casino.env import env_bool, env_float, env_int, env_list, env_str, env_url
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -142,6 +142,11 @@ else:
             "CONFIG": {"capacity": env_int("CHANNEL_CAPACITY", 1500, minimum=100)},
         }
     }
+
+# A WARNING on the `casino.watchdog` logger, with the loop thread's stack, when a
+# process's event loop is blocked for longer than this many seconds (casino/watchdog.py,
+# docs/deploy.md); 0 turns the watchdog off.
+LOOP_WATCHDOG_SECONDS = env_float("LOOP_WATCHDOG_SECONDS", 1.0, minimum=0)
 
 # --- Accounts -----------------------------------------------------------------
 
