@@ -49,7 +49,7 @@ def hold_the_loop_for(seconds: float) -> None:
 def test_it_warns_with_the_loop_threads_stack_when_a_callback_blocks_the_loop_then_says_when_it_runs_again(warnings):
     async def main(loop: asyncio.AbstractEventLoop) -> None:
         await asyncio.sleep(0.3)
-        loop.call_soon(hold_the_loop_for, 1.6)
+        loop.call_soon(hold_the_loop_for, 2.0)
         await asyncio.sleep(0.05)
         await asyncio.sleep(0.6)  # time for the watchdog to see it run again
 
@@ -58,14 +58,14 @@ def test_it_warns_with_the_loop_threads_stack_when_a_callback_blocks_the_loop_th
     said = warnings()
     assert len(said) == 2, said
     blocked, unblocked = said
-    assert blocked.startswith("Event loop blocked for 1.")
+    assert re.match(r"Event loop blocked for [12]\.\d s", blocked), blocked
     # The stack is the loop thread's, down to the call that holds it.
     assert "in hold_the_loop_for" in blocked
     assert "time.sleep(seconds)" in blocked
     assert blocked.index("run_until_complete") < blocked.index("hold_the_loop_for")
     assert unblocked.startswith("Event loop unblocked after ")
     held = float(re.match(r"Event loop unblocked after ([\d.]+) s", unblocked).group(1))
-    assert 1.0 <= held <= 2.5
+    assert 1.8 <= held <= 3.0
 
 
 def test_it_says_nothing_while_the_loop_keeps_turning(warnings):
@@ -108,7 +108,7 @@ def test_it_says_again_once_in_a_while_when_the_loop_stays_blocked(warnings):
 
     said = warnings()
     assert said[0].startswith("Event loop blocked for ")
-    assert 2 <= sum(1 for line in said if line.startswith("Event loop still blocked after ")) <= 4
+    assert 1 <= sum(1 for line in said if line.startswith("Event loop still blocked after ")) <= 4
     assert all("in hold_the_loop_for" in line for line in said[:-1])
     assert said[-1].startswith("Event loop unblocked after ")
 
