@@ -17,6 +17,7 @@ from django.utils.html import format_html
 from accounts import ledger
 from accounts.forms import AdjustChipsForm
 from accounts.models import AccountKind, LedgerAccount, Transfer, User
+from accounts.services import do_create_account
 
 
 class NoWrites:
@@ -83,6 +84,12 @@ class UserAdmin(DjangoUserAdmin):
     @admin.display(description="Bankroll", ordering="bankroll_balance")
     def bankroll(self, user: User) -> int | None:
         return user.bankroll_balance
+
+    def save_model(self, request: HttpRequest, obj: User, form, change: bool) -> None:
+        if change:
+            super().save_model(request, obj, form, change)
+        else:
+            do_create_account(obj)  # a new player gets a bankroll and the sign-up grant, as at sign-up
 
 
 @admin.register(LedgerAccount)

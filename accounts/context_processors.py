@@ -1,6 +1,6 @@
 from django.http import HttpRequest
 
-from accounts.models import AccountKind, LedgerAccount
+from accounts import ledger
 
 
 def bankroll(request: HttpRequest) -> dict[str, int | None]:
@@ -8,7 +8,4 @@ def bankroll(request: HttpRequest) -> dict[str, int | None]:
     user = getattr(request, "user", None)
     if user is None or not user.is_authenticated:
         return {"bankroll": None}
-    balance = (
-        LedgerAccount.objects.filter(kind=AccountKind.BANKROLL, user=user).values_list("balance", flat=True).first()
-    )
-    return {"bankroll": balance}
+    return {"bankroll": ledger.bankroll_balance(user.pk)}

@@ -16,11 +16,21 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import F
 
-from accounts.models import OVERDRAFT_KINDS, AccountKind, LedgerAccount, Transfer, TransferKind
+from accounts.models import (
+    OVERDRAFT_KINDS,
+    AccountKind,
+    LedgerAccount,
+    Transfer,
+    TransferKind,
+)
 
 if TYPE_CHECKING:
+    from django.db.models import Model
+
     from accounts.models import User
-    from tables.models import Round
+
+    # A transfer's round is a tables.models.Round; the ledger sits below the tables and names no model of theirs.
+    Round = Model
 
 
 class LedgerError(Exception):
@@ -129,6 +139,20 @@ def grants_account() -> LedgerAccount:
 
 def bankroll_of(user: User) -> LedgerAccount:
     return LedgerAccount.objects.get(kind=AccountKind.BANKROLL, user=user)
+
+
+def bankroll_balance(user_id: int) -> int | None:
+    """A player's bankroll in chips (None if they have none): one indexed read."""
+    rows = LedgerAccount.objects.filter(kind=AccountKind.BANKROLL, user_id=user_id)
+    return rows.values_list("balance", flat=True).first()
+
+
+def bankroll_balances(user_ids: set[int]) -> dict[int, int]:
+    """Several players' bankrolls, by user id, in one read."""
+    if not user_ids:
+        return {}
+    rows = LedgerAccount.objects.filter(kind=AccountKind.BANKROLL, user_id__in=user_ids)
+    return dict(rows.values_list("user_id", "balance"))
 
 
 def open_bankroll(user: User) -> LedgerAccount:

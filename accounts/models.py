@@ -83,7 +83,6 @@ class TransferKind(models.TextChoices):
     SPLIT = "split", "Split"
     INSURANCE = "insurance", "Insurance"
     PAYOUT = "payout", "Payout"
-    REFUND = "refund", "Refund"
 
 
 class Transfer(models.Model):

@@ -4,7 +4,7 @@ from django.conf import settings
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError
 from django.db.models import Case, F, Q, Sum, When, Window
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -15,6 +15,7 @@ from django.views.decorators.http import require_http_methods
 from accounts import chart, ledger
 from accounts.forms import SignupForm
 from accounts.models import Transfer
+from accounts.services import do_create_account
 
 
 @require_http_methods(["GET", "POST"])
@@ -27,9 +28,7 @@ def signup(request: HttpRequest) -> HttpResponse:
         # transaction, which on SQLite holds the database's one write lock.
         user = form.save(commit=False)
         try:
-            # The user, their bankroll and the sign-up grant exist together or not at all.
-            with transaction.atomic():
-                user.save()
+            do_create_account(user)
         except IntegrityError:
             # Someone took the name between the form's check and this save.
             form.add_error("username", "A user with that username already exists.")

@@ -46,9 +46,10 @@ def prepare(env: dict[str, str]) -> tuple[int, str]:
     from django.test import Client
 
     from accounts.models import User
+    from accounts.services import create_player
     from tables.models import RuleProfile, Table
 
-    user, _ = User.objects.get_or_create(username="bench")
+    user = User.objects.filter(username="bench").first() or create_player("bench", None)
     table, _ = Table.objects.get_or_create(
         name="Benchmark table",
         defaults={

@@ -94,11 +94,14 @@ def seed(rounds: int) -> dict:
     from django.db.models import F
     from django.utils import timezone
 
-    from accounts.models import AccountKind, LedgerAccount, User
-    from tables.engine import PROFILES, Round as EngineRound, Shoe as EngineShoe, derive_seed
+    from accounts.models import AccountKind, LedgerAccount
+    from accounts.services import create_player
+    from tables.engine import PROFILES, derive_seed
+    from tables.engine import GameRound
+    from tables.engine import CardShoe
     from tables.models import Round, RoundPhase, RoundSeat, SeatResult, Shoe, Table
 
-    player = User.objects.create_user(username=PLAYER, password="benchmark")
+    player = create_player(PLAYER, "benchmark")
     rng = random.Random(20250301)
     master = b"history-benchmark".ljust(32, b".")
     tables = []
@@ -123,7 +126,7 @@ def seed(rounds: int) -> dict:
             if place["shoe"] is None or place["shoe"].needs_reshuffle(rules):
                 place["shoes"] += 1
                 key = derive_seed(master, place["table"].name.encode(), place["shoes"])
-                place["shoe"] = EngineShoe.from_seed(key, rules.decks)
+                place["shoe"] = CardShoe.from_seed(key, rules.decks)
             if place["shoe_row"] is None or place["shoe_rounds"] >= ROUNDS_PER_SHOE_ROW:
                 place["shoe_row"] = Shoe.objects.create(
                     table=place["table"], decks=rules.decks, commitment=place["shoe"].commitment,
@@ -133,7 +136,7 @@ def seed(rounds: int) -> dict:
             place["shoe_rounds"] += 1
             if place["stack"] < 100:
                 place["stack"] += 1000  # a top-up, as the tables grant
-            engine = EngineRound.new(
+            engine = GameRound.new(
                 rules=rules, shoe=place["shoe"], seats={seat: place["stack"]}, min_bet=1, max_bet=100
             )
             play(engine, seat, rng.choice(BETS))

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from channels.generic.websocket import AsyncWebsocketConsumer
 
-# The same limit as the table's own frames (tables.actions.MAX_FRAME_BYTES).
+# The same limit as the table's own frames (tables.play.messages.MAX_FRAME_BYTES).
 MAX_FRAME_BYTES = 4096
 # Autobahn (under daphne) accepts application close codes 1000 and 3000-4999;
 # 44xx as the table's own (4403, 4404): 413 Payload Too Large, 415 Unsupported Media Type.

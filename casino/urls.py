@@ -7,6 +7,6 @@ urlpatterns = [
     path("", table_views.table_list, name="home"),
     path("accounts/", include("accounts.urls")),
     path("tables/", include("tables.urls")),
-    path("history/", include("tables.history_urls")),
+    path("history/", include("tables.history.urls")),
     path("admin/", admin.site.urls),
 ]

@@ -12,16 +12,16 @@ from django.contrib import admin
 from django.db.models import Exists, OuterRef, QuerySet
 from django.http import HttpRequest
 from django.urls import reverse
-from django.utils.dateparse import parse_datetime
 from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 
 from accounts.admin import NoWrites, ReadOnlyAdmin
-from accounts.models import Transfer
-from tables import services
+from accounts.models import Transfer, User
+from tables.live.cards import CardView
 from tables.models import Round, RoundPhase, RoundSeat, Seat, Shoe, Table
-from tables.presenter import CardView
+from tables.play import services
 
 
 class SeatInline(admin.TabularInline):
@@ -54,7 +54,7 @@ class TableAdmin(admin.ModelAdmin):
         if not change:
             super().save_model(request, obj, form, change)
             return
-        # A live table: only the edited fields, under its lock (tables.services).
+        # A live table: only the edited fields, under its lock (tables.play.services).
         changed = {name: getattr(obj, name) for name in form.changed_data}
         obj.version = services.do_edit_table(obj.pk, changed).version
 
@@ -129,8 +129,6 @@ class PlayerFilter(admin.SimpleListFilter):
     parameter_name = "player"
 
     def lookups(self, request: HttpRequest, model_admin: admin.ModelAdmin) -> list[tuple[str, str]]:
-        from accounts.models import User
-
         players = User.objects.filter(Exists(RoundSeat.objects.filter(player=OuterRef("pk")))).order_by("username")
         return [(str(user.pk), user.username) for user in players[:50]]
 

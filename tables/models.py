@@ -1,6 +1,6 @@
 """Tables, their seats, shoes and rounds: the database holds the truth of every table.
 
-A change to a table (tables.services) locks the Table row, applies the engine
+A change to a table (tables.play.services) locks the Table row, applies the engine
 to the current round's state, writes the ledger transfers and bumps
 `Table.version`, all in one transaction.
 """
@@ -11,6 +11,8 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import F, Q
+
+from tables.engine import PROFILES, RuleSet
 
 
 class RuleProfile(models.TextChoices):
@@ -29,6 +31,9 @@ class Table(models.Model):
     seat_count = models.PositiveSmallIntegerField()
     min_bet = models.PositiveIntegerField(default=1)
     max_bet = models.PositiveIntegerField(default=100)
+    default_bet = models.PositiveIntegerField(
+        default=10, help_text="The bet a betting window offers first (kept within the table's limits)."
+    )
     # RULES.md "Multiplayer timing": per-table settings with these defaults.
     betting_seconds = models.PositiveSmallIntegerField(default=15)
     insurance_seconds = models.PositiveSmallIntegerField(default=10)
@@ -78,13 +83,18 @@ class Table(models.Model):
         return self.name
 
     def clean(self) -> None:
-        from tables.engine import PROFILES
-
         rules = PROFILES.get(self.profile)
         if rules is not None and self.seat_count and self.seat_count > rules.seats:
             raise ValidationError(
                 {"seat_count": f"A {self.get_profile_display()} table has at most {rules.seats} seat(s)."}
             )
+        if self.min_bet and self.max_bet and not self.min_bet <= self.default_bet <= self.max_bet:
+            raise ValidationError({"default_bet": "The default bet must lie between the minimum and the maximum."})
+
+    @property
+    def rules(self) -> RuleSet:
+        """The engine's rules for this table's profile (RULES.md)."""
+        return PROFILES[self.profile]
 
     @property
     def is_private(self) -> bool:
@@ -126,6 +136,28 @@ class Seat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table} seat {self.number}"
+
+    # One lifecycle for every way a seat changes hands (sit, move, stand up):
+    # `version` is the table version the change commits as (stale clicks are
+    # told from it). The caller holds the table's lock and moves the chips.
+
+    def occupy(
+        self, player, account, *, version: int, sat_at, net: int = 0, missed_windows: int = 0
+    ) -> None:
+        """`player` takes the seat, with `account` as its stack (and, when moving seats, their record so far)."""
+        self.player, self.account, self.sat_at = player, account, sat_at
+        self.net, self.missed_windows = net, missed_windows
+        self.leaving = False
+        self.changed_version = version
+        self.save()
+
+    def vacate(self, *, version: int) -> None:
+        """The seat is free again: nobody, no stack, no record."""
+        self.player = self.account = self.sat_at = None
+        self.net = self.missed_windows = 0
+        self.leaving = False
+        self.changed_version = version
+        self.save()
 
 
 class Shoe(models.Model):

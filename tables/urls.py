@@ -1,6 +1,7 @@
 from django.urls import path
 
-from tables import verification_views, views
+from tables import views
+from tables.fairness.views import verify_shoe
 
 urlpatterns = [
     path("", views.table_list, name="lobby"),
@@ -9,5 +10,5 @@ urlpatterns = [
     path("<int:table_id>/", views.table_detail, name="table"),
     path("<int:table_id>/rounds/", views.table_rounds, name="table_rounds"),
     path("<int:table_id>/action/", views.table_action, name="table_action"),
-    path("shoes/<int:shoe_id>/", verification_views.verify_shoe, name="verify_shoe"),
+    path("shoes/<int:shoe_id>/", verify_shoe, name="verify_shoe"),
 ]

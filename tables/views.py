@@ -4,13 +4,25 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db.models import Count, Q
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
-from tables import lobby, presenter, services
-from tables.actions import dispatch
 from tables.forms import RocketTableForm
+from tables.history.recent import summarise
+from tables.live import viewer
+from tables.live.lobby import lobby_entry
 from tables.models import RoundPhase, RoundSeat, Table
+from tables.play import lobby
+from tables.play.access import NoSuchTable, access_table
+from tables.play.errors import TableError
+from tables.play.messages import perform
+
+
+def _table_or_404(request: HttpRequest, table_id: int) -> Table:
+    try:
+        return access_table(request.user, table_id)
+    except NoSuchTable:
+        raise Http404("No such table.") from None
 
 
 def table_list(request: HttpRequest) -> HttpResponse:
@@ -25,7 +37,7 @@ def table_list(request: HttpRequest) -> HttpResponse:
         request,
         "tables/lobby.html",
         {
-            "tables": [lobby.describe(table) for table in tables],
+            "tables": [lobby_entry(table) for table in tables],
             "my_tables": mine,
             "rocket_form": RocketTableForm(),
         },
@@ -33,10 +45,8 @@ def table_list(request: HttpRequest) -> HttpResponse:
 
 
 def table_detail(request: HttpRequest, table_id: int) -> HttpResponse:
-    table = get_object_or_404(Table, pk=table_id)
-    if table.owner_id is not None and table.owner_id != request.user.pk:
-        raise Http404("No such table.")
-    view = presenter.build(table.pk, request.user)
+    table = _table_or_404(request, table_id)
+    view = viewer.build(table.pk, request.user)
     return render(request, "tables/table.html", {"view": view})
 
 
@@ -64,9 +74,7 @@ def create_rocket_table(request: HttpRequest) -> HttpResponse:
 
 def table_rounds(request: HttpRequest, table_id: int) -> HttpResponse:
     """Game recall: the last 10 settled rounds of a table."""
-    table = get_object_or_404(Table, pk=table_id)
-    if table.owner_id is not None and table.owner_id != request.user.pk:
-        raise Http404("No such table.")
+    table = _table_or_404(request, table_id)
     recent = list(table.rounds.filter(phase=RoundPhase.SETTLED).order_by("-id")[:10])
     # The rounds the viewer played in link to their replay (/history/<id>/); the others are theirs alone.
     played = (
@@ -80,18 +88,16 @@ def table_rounds(request: HttpRequest, table_id: int) -> HttpResponse:
     return render(
         request,
         "tables/rounds.html",
-        {"table": table, "rounds": [lobby.summarise(r) for r in recent], "played": played},
+        {"table": table, "rounds": [summarise(r) for r in recent], "played": played},
     )
 
 
 @require_POST
 def table_action(request: HttpRequest, table_id: int) -> HttpResponse:
     """The table's buttons without JavaScript: the same action as over the websocket, then back."""
-    table = get_object_or_404(Table, pk=table_id)
-    if table.owner_id is not None and table.owner_id != request.user.pk:
-        raise Http404("No such table.")
+    table = _table_or_404(request, table_id)
     try:
-        dispatch(table.pk, request.user, request.POST)
-    except services.TableError as error:
+        perform(table.pk, request.user, request.POST)
+    except TableError as error:
         messages.error(request, error.message)
     return redirect("table", table_id=table.pk)

@@ -40,7 +40,7 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix) -
 @pytest.fixture(autouse=True)
 def fresh_frame_cache():
     """Every test starts with no rendered tables: ids are reused between test databases."""
-    from tables import frames
+    from tables.live import frames
 
     frames.forget()
     yield
@@ -48,7 +48,9 @@ def fresh_frame_cache():
 
 
 def make_player(django_user_model, username: str):
-    return django_user_model.objects.create_user(username=username, password=PASSWORD, email=f"{username}@example.com")
+    from accounts.services import create_player
+
+    return create_player(username, PASSWORD, email=f"{username}@example.com")
 
 
 @pytest.fixture

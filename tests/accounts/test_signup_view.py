@@ -2,6 +2,7 @@ import pytest
 from django.urls import reverse
 
 from accounts.models import AccountKind, LedgerAccount, Transfer, TransferKind, User
+from accounts.services import create_player
 from tests.conftest import PASSWORD
 
 pytestmark = pytest.mark.django_db
@@ -94,7 +95,7 @@ def test_it_refuses_a_username_taken_while_the_form_was_being_checked(client, mo
     class Racing(views.SignupForm):
         def save(self, commit=True):
             # Another sign-up with the same name lands between the check and the save.
-            django_user_model.objects.create_user(username="alice", password=PASSWORD)
+            create_player("alice", PASSWORD)
             return super().save(commit)
 
     monkeypatch.setattr(views, "SignupForm", Racing)

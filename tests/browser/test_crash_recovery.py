@@ -30,8 +30,8 @@ from playwright.sync_api import Page, expect
 
 from accounts.audit import audit_ledger
 from accounts.models import Transfer, TransferKind
-from tables import shoes
-from tables.engine import Shoe
+from tables.engine import CardShoe
+from tables.fairness import shoes
 from tables.models import Round, RoundSeat, RuleProfile, Seat, Table
 from tests.conftest import REPO
 from tests.tables.conftest import open_next_window
@@ -64,7 +64,7 @@ def closing_its_connection(test):
 
 @pytest.fixture
 def rigged(monkeypatch) -> None:
-    monkeypatch.setattr(shoes, "shoe_source", lambda rules: Shoe.stacked(CARDS, rules.decks))
+    monkeypatch.setattr(shoes, "shoe_source", lambda rules: CardShoe.stacked(CARDS, rules.decks))
 
 
 def signed_in_page(browser, base: str, user) -> Page:

@@ -31,9 +31,10 @@ from django.test import Client
 
 from accounts.audit import audit_ledger
 from accounts.models import Transfer, TransferKind
-from tables import services, shoes
-from tables.engine import Shoe
+from tables.engine import CardShoe
+from tables.fairness import shoes
 from tables.models import Round, RoundSeat, RuleProfile, Seat, Table
+from tables.play import services
 from tests.conftest import DAPHNE_LOGS, REPO
 from tests.tables.conftest import open_next_window
 
@@ -252,7 +253,7 @@ def assert_books_balance(table: Table) -> None:
 def test_two_players_on_two_processes_play_live_and_a_timer_fires_once(
     start_daphne, child_env, alice, bob, monkeypatch
 ):
-    monkeypatch.setattr(shoes, "shoe_source", lambda rules: Shoe.stacked(CARDS, rules.decks))
+    monkeypatch.setattr(shoes, "shoe_source", lambda rules: CardShoe.stacked(CARDS, rules.decks))
     table = Table.objects.create(
         name="Two processes", profile=RuleProfile.ATLANTIC_CITY_MULTI, seat_count=5, min_bet=1, max_bet=100,
         pause_seconds=3600, betting_seconds=WAIT, insurance_seconds=WAIT, decision_seconds=WAIT,

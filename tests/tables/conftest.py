@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from tables import shoes
-from tables.engine import Shoe
+from tables.engine import CardShoe
+from tables.fairness import shoes
 from tables.models import RuleProfile, Table
 
 
@@ -16,7 +16,7 @@ def rig(monkeypatch):
 
     def source(rules):
         cards = queue.pop(0) if queue else []
-        return Shoe.stacked(cards, rules.decks)
+        return CardShoe.stacked(cards, rules.decks)
 
     monkeypatch.setattr(shoes, "shoe_source", source)
 
@@ -64,7 +64,7 @@ def open_next_window(table: Table) -> None:
     """Skip the pause before the next betting window (default: 4 s after the last sit or round)."""
     from django.utils import timezone
 
-    from tables import services
+    from tables.play import services
 
     Table.objects.filter(pk=table.pk, deadline__isnull=False).update(deadline=timezone.now())
     services.settle_overdue(table.pk)

@@ -24,9 +24,12 @@ from django.urls import reverse
 from accounts import ledger
 from accounts.audit import audit_ledger
 from accounts.models import LedgerAccount, Transfer, User
-from tables import lobby, rounds, services, shoes
-from tables.engine import Phase, Shoe
-from tables.models import Round, RuleProfile, Seat, Shoe as ShoeRow, Table
+from accounts.services import create_player
+from tables.engine import CardShoe, Phase
+from tables.fairness import shoes
+from tables.models import Round, RuleProfile, Seat, Table
+from tables.models import Shoe as ShoeRow
+from tables.play import lobby, rounds, services
 from tests.conftest import PASSWORD
 from tests.tables.conftest import make_table, open_next_window
 from tests.tables.ws import ORIGIN, Tab, notice
@@ -472,7 +475,7 @@ NAMES = ["<b>x</b>", '"><img src=x onerror=alert(1)>']
 @pytest.fixture(params=NAMES)
 def html_player(request, django_user_model):
     """A player whose name is HTML, as an admin or an import could create one (sign-up refuses it)."""
-    return django_user_model.objects.create_user(username=request.param, password=PASSWORD)
+    return create_player(request.param, PASSWORD)
 
 
 def assert_escaped(text: str, name: str, where: str, *, shown: bool = True) -> None:
@@ -529,7 +532,7 @@ def test_an_html_username_is_escaped_on_every_page(client, html_player, bob, car
 @pytest.mark.parametrize("name", NAMES)
 async def test_an_html_username_is_escaped_in_the_tables_frames(django_user_model, bob, rig, name):
     rig(["9S", "TC", "7H", "8D", "9C", "TD", "2S"])
-    player = await database_sync_to_async(django_user_model.objects.create_user)(username=name, password=PASSWORD)
+    player = await database_sync_to_async(create_player)(name, PASSWORD)
     table = await database_sync_to_async(make_table)(RuleProfile.ATLANTIC_CITY_MULTI)
     player_tab, bob_tab, spectator = await Tab.open(table, player), await Tab.open(table, bob), await Tab.open(table)
     await player_tab.act("sit", 1)
@@ -561,7 +564,7 @@ async def test_an_html_username_is_escaped_in_the_tables_frames(django_user_mode
 def seeded(monkeypatch) -> bytes:
     """A real shoe from a known seed: a test can look for the seed in everything the server sends."""
     seed = hashlib.sha256(b"the secret seed of the test shoe").digest()
-    monkeypatch.setattr(shoes, "shoe_source", lambda rules: Shoe.from_seed(seed, rules.decks))
+    monkeypatch.setattr(shoes, "shoe_source", lambda rules: CardShoe.from_seed(seed, rules.decks))
     return seed
 
 

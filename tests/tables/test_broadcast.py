@@ -6,18 +6,19 @@ import asyncio
 
 import pytest
 
-from tables import broadcast, clock
+from tables.live import broadcast
+from tables.play import timers
 
 
 @pytest.fixture
 def no_loop(monkeypatch):
-    monkeypatch.setattr(clock, "_loop", None)
+    monkeypatch.setattr(timers, "_loop", None)
 
 
 @pytest.mark.asyncio
 async def test_it_hands_work_to_the_loop_without_waiting_for_it(monkeypatch):
-    monkeypatch.setattr(clock, "_loop", None)
-    clock.remember_loop()
+    monkeypatch.setattr(timers, "_loop", None)
+    timers.remember_loop()
     started = asyncio.Event()
     release = asyncio.Event()
 
@@ -27,7 +28,7 @@ async def test_it_hands_work_to_the_loop_without_waiting_for_it(monkeypatch):
 
     # From another thread, as after a commit in Channels' database thread: were
     # run_soon to wait for `slow`, this would never return.
-    assert await asyncio.wait_for(asyncio.to_thread(clock.run_soon, slow), timeout=5) is True
+    assert await asyncio.wait_for(asyncio.to_thread(timers.run_soon, slow), timeout=5) is True
     await asyncio.wait_for(started.wait(), timeout=5)
     release.set()
 
@@ -36,13 +37,13 @@ async def test_it_hands_work_to_the_loop_without_waiting_for_it(monkeypatch):
 async def test_it_tells_the_tables_group_from_a_thread_without_blocking_it(monkeypatch, private_channel_layer):
     from channels.layers import get_channel_layer
 
-    monkeypatch.setattr(clock, "_loop", None)
-    clock.remember_loop()
+    monkeypatch.setattr(timers, "_loop", None)
+    timers.remember_loop()
     layer = get_channel_layer()
     channel = await layer.new_channel()
     await layer.group_add(broadcast.group_name(7), channel)
 
-    await asyncio.to_thread(broadcast.table_changed, 7, 12, None)
+    await asyncio.to_thread(broadcast.table_changed, 7, 12)
 
     assert await asyncio.wait_for(layer.receive(channel), timeout=5) == {
         "type": "table.changed",
@@ -58,5 +59,5 @@ def test_without_a_loop_it_sends_there_and_then(no_loop):
     async def send() -> None:
         sent.append(True)
 
-    assert clock.run_soon(send) is False  # a management command or a test: the caller sends itself
+    assert timers.run_soon(send) is False  # a management command or a test: the caller sends itself
     assert sent == []

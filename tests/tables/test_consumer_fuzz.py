@@ -42,9 +42,10 @@ from hypothesis import strategies as st
 from accounts import ledger
 from accounts.audit import audit_ledger
 from accounts.models import User
-from tables import rounds, services, shoes
-from tables.engine import Shoe
+from tables.engine import CardShoe
+from tables.fairness import shoes
 from tables.models import RoundPhase, RuleProfile, Seat, Table
+from tables.play import rounds, services
 from tests.tables.conftest import make_table
 from tests.tables.ws import Tab, frame_version, notice
 
@@ -402,7 +403,7 @@ def seeded_shoes(monkeypatch) -> list[bytes]:
     def source(rules):
         seed = hashlib.sha256(f"fuzz shoe {len(handed_out)}".encode()).digest()
         handed_out.append(seed)
-        return Shoe.from_seed(seed, rules.decks)
+        return CardShoe.from_seed(seed, rules.decks)
 
     monkeypatch.setattr(shoes, "shoe_source", source)
     return handed_out

@@ -8,8 +8,8 @@ from django.utils import timezone
 
 from accounts import ledger
 from accounts.audit import audit_ledger
-from tables import rounds, services
 from tables.models import Seat, Table
+from tables.play import rounds, services
 from tests.tables.conftest import open_next_window
 
 pytestmark = pytest.mark.django_db

@@ -18,7 +18,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from tables import frames
+from tables.live import frames
 
 pytestmark = pytest.mark.asyncio
 

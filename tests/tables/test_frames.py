@@ -6,7 +6,8 @@ import re
 
 import pytest
 
-from tables import frames, services
+from tables.live import frames
+from tables.play import services
 from tests.tables.conftest import open_next_window
 from tests.tables.test_verify_shoe import version
 

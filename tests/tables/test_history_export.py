@@ -10,8 +10,9 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from tables import export, rounds, services
+from tables.history import export
 from tables.models import Round, RoundSeat, RuleProfile, Shoe, Table
+from tables.play import rounds, services
 from tests.tables.conftest import make_table, open_next_window
 from tests.tables.test_history_view import history_row
 

@@ -5,8 +5,8 @@ import pytest
 from accounts import ledger
 from accounts.audit import audit_ledger
 from accounts.models import TransferKind
-from tables import services
 from tables.models import RoundSeat, Seat, Shoe
+from tables.play import services
 from tests.tables.conftest import open_next_window
 
 pytestmark = pytest.mark.django_db
@@ -53,7 +53,7 @@ def test_a_seat_that_passed_has_no_history_row(multi_table, alice, bob, rig):
 
 
 def test_a_one_round_shoe_is_retired_when_its_round_ends(solo_table, alice):
-    from tables import rounds
+    from tables.play import rounds
 
     # A real seeded shoe (atlantic-city: a fresh one every round), played out by standing.
     services.do_sit(solo_table.pk, alice, 1)

@@ -8,8 +8,8 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from tables import services
 from tables.models import Round, RuleProfile, Shoe, Table
+from tables.play import services
 from tests.tables.conftest import make_table, open_next_window
 
 pytestmark = pytest.mark.django_db

@@ -10,9 +10,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts import ledger
-from tables import services
-from tables.history import PAGE_SIZE
+from tables.history.queries import PAGE_SIZE
 from tables.models import Round, RoundSeat, RuleProfile, SeatResult, Shoe, Table
+from tables.play import services
 from tests.tables.conftest import make_table, open_next_window
 
 pytestmark = pytest.mark.django_db

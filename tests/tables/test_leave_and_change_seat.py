@@ -1,8 +1,8 @@
 import pytest
 
 from accounts import ledger
-from tables import rounds, services
 from tables.models import Seat
+from tables.play import rounds, services
 from tests.tables.conftest import open_next_window
 
 pytestmark = pytest.mark.django_db

@@ -1,9 +1,9 @@
 import pytest
 from django.urls import reverse
 
-from tables import services
 from tables.engine import PROFILES
 from tables.models import RuleProfile, Table
+from tables.play import services
 from tests.tables.conftest import make_table
 
 pytestmark = pytest.mark.django_db
@@ -25,7 +25,7 @@ def test_it_lists_every_public_table_with_its_rules_limits_and_seats(client, ali
     assert "bets 2–50" in text
     assert "1 of 6 seats taken, 5 free" in text
     assert "between rounds" in text
-    for line in PROFILES["internet-6"].describe():
+    for line in PROFILES["internet-6"].rule_lines():
         assert line in text or line.replace("'", "&#x27;") in text
 
 

@@ -4,8 +4,8 @@ from django.db import connection
 from accounts import ledger
 from accounts.audit import audit_ledger
 from accounts.models import Transfer, TransferKind
-from tables import rounds, services
 from tables.models import RuleProfile, Seat, Table
+from tables.play import rounds, services
 from tests.tables.conftest import make_table, open_next_window
 
 pytestmark = pytest.mark.django_db
@@ -200,16 +200,16 @@ def test_a_click_after_its_deadline_is_refused_and_the_timer_default_applies(mul
 
 
 def test_a_stack_below_the_minimum_bet_is_offered_only_pass(alice, rig):
-    from tables import presenter
+    from tables.live import viewer
 
     table = make_table(RuleProfile.ATLANTIC_CITY, min_bet=5)
     rig(["TS", "KH", "6C", "TD"], [])  # 16 against the dealer's 20
     services.do_sit(table.pk, alice, 1, buy_in=7)
-    assert [a[0] for a in presenter.build(table.pk, alice).controls[0].actions] == ["bet", "pass"]
+    assert [a.name for a in viewer.build(table.pk, alice).controls[0].actions] == ["bet", "pass"]
     services.do_act(table.pk, alice, "bet", seat=1, amount=5, version=version(table))
     services.do_act(table.pk, alice, "stand", seat=1, version=version(table))
     open_next_window(table)
     assert stack(table, 1) == 2  # not empty: no top-up
-    control = presenter.build(table.pk, alice).controls[0]
-    assert [a[0] for a in control.actions] == ["pass"]
+    control = viewer.build(table.pk, alice).controls[0]
+    assert [a.name for a in control.actions] == ["pass"]
     assert "Your stack of 2 is below the minimum bet of 5" in control.note

@@ -32,6 +32,7 @@ from django.contrib.sessions.backends.db import SessionStore
 
 from accounts import ledger
 from accounts.models import User
+from accounts.services import create_player
 from casino.watchdog import BLOCKED
 from tables.loadtest.bots import Clock, GameBot
 from tables.loadtest.stats import Stats
@@ -92,9 +93,7 @@ def session_cookie(user: User) -> str:
 
 def player(username: str) -> User:
     """A player with a bankroll and no password to hash (a session is all a bot needs)."""
-    user = User.objects.create(username=username)
-    ledger.open_bankroll(user)  # once per user: a no-op if the account was made with one
-    return user
+    return create_player(username, None)
 
 
 def server_report(server: Daphne) -> str:

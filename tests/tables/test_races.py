@@ -23,8 +23,8 @@ from django.db import connection
 from accounts import ledger
 from accounts.audit import audit_ledger
 from accounts.models import Transfer, TransferKind
-from tables import services
 from tables.models import Round, RuleProfile, Seat, Table
+from tables.play import services
 from tests.tables.conftest import make_table, open_next_window
 from tests.tables.ws import Tab, frame_version, notice
 

@@ -2,8 +2,9 @@
 
 import pytest
 
-from tables import replay, services
+from tables.history import replay
 from tables.models import Round, RoundSeat, RuleProfile
+from tables.play import services
 from tests.tables.conftest import make_table, open_next_window
 
 pytestmark = pytest.mark.django_db
@@ -45,7 +46,7 @@ def assert_last_step_matches_the_history_row(all_steps, round_row):
         assert seat.stack == row.stack_after
         assert seat.net == row.net
         assert seat.insurance == row.insurance
-        assert [(h.cards, h.bet, h.outcome, h.total) for h in seat.hands] == [
+        assert [(codes(h.cards), h.bet, h.outcome, h.total) for h in seat.hands] == [
             (h["cards"], h["bet"], h["outcome"], h["total"]) for h in row.hands
         ]
     assert codes(last.dealer) == round_row.state["dealer"]
@@ -68,14 +69,14 @@ def test_a_split_and_double_round_is_replayed_hand_by_hand(solo_table, alice, ri
 
     split = all_steps[index_of(all_steps, "alice splits")]
     seat = split.seats[0]
-    assert [(h.cards, h.bet) for h in seat.hands] == [(["8S"], 10), (["8C"], 10)]
+    assert [(codes(h.cards), h.bet) for h in seat.hands] == [(["8S"], 10), (["8C"], 10)]
     assert (seat.stack, seat.acting, split.actor) == (80, True, "player")
 
     doubled = all_steps[index_of(all_steps, "alice doubles for 10")]
-    assert [(h.cards, h.bet) for h in doubled.seats[0].hands] == [(["8S", "3H"], 20), (["8C"], 10)]
+    assert [(codes(h.cards), h.bet) for h in doubled.seats[0].hands] == [(["8S", "3H"], 20), (["8C"], 10)]
     assert doubled.seats[0].stack == 70
     after_double = all_steps[doubled.index + 1]
-    assert after_double.seats[0].hands[0].cards == ["8S", "3H", "TC"]
+    assert codes(after_double.seats[0].hands[0].cards) == ["8S", "3H", "TC"]
     assert after_double.seats[0].hands[0].total == 21
 
     assert [h.outcome for h in all_steps[-1].seats[0].hands] == ["win", "win"]
@@ -140,7 +141,7 @@ def test_a_surrender_is_replayed_with_half_the_bet_back(alice, rig):
 
     surrendered = all_steps[index_of(all_steps, "alice surrenders")]
     assert (surrendered.actor, surrendered.seats[0].acting, surrendered.seats[0].stack) == ("player", True, 89)
-    assert surrendered.seats[0].hands[0].cards == ["TS", "6C"]
+    assert codes(surrendered.seats[0].hands[0].cards) == ["TS", "6C"]
     last = all_steps[-1]
     assert last.seats[0].hands[0].outcome == "surrender"
     assert last.seats[0].stack == 94

@@ -9,8 +9,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import Transfer
-from tables import services
 from tables.models import Round, Shoe
+from tables.play import services
 from tests.tables.conftest import make_table, open_next_window
 from tests.tables.test_verify_shoe import play_out, play_solo_round, version
 

@@ -2,8 +2,8 @@ import pytest
 
 from accounts import ledger
 from accounts.models import TransferKind
-from tables import lobby, services
 from tables.models import RuleProfile, Seat, Table
+from tables.play import lobby, services
 from tests.tables.conftest import make_table
 
 pytestmark = pytest.mark.django_db
@@ -88,7 +88,7 @@ def test_a_player_who_sits_during_a_round_waits_for_the_next_window(multi_table,
     open_next_window(multi_table)
     services.do_sit(multi_table.pk, bob, 2)
     multi_table.refresh_from_db()
-    from tables import rounds
+    from tables.play import rounds
 
     assert set(rounds.load(multi_table.current_round).seats) == {1}
 

@@ -4,8 +4,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from tables import lobby, rounds
 from tables.models import Seat
+from tables.play import lobby, rounds
 
 pytestmark = pytest.mark.django_db
 

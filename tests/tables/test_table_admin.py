@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from django.urls import reverse
 
-from tables import frames, services
+from tables.live import frames
 from tables.models import Table
+from tables.play import services
 from tests.tables.conftest import open_next_window
 from tests.tables.test_verify_shoe import version
 
@@ -18,6 +19,7 @@ def edit_form(table: Table, **changes) -> dict[str, object]:
         "seat_count": table.seat_count,
         "min_bet": table.min_bet,
         "max_bet": table.max_bet,
+        "default_bet": table.default_bet,
         "betting_seconds": table.betting_seconds,
         "insurance_seconds": table.insurance_seconds,
         "decision_seconds": table.decision_seconds,

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import re
-
 import pytest
 from channels.db import database_sync_to_async
 
 from accounts.audit import audit_ledger
-from tables import rounds, services
 from tables.models import RuleProfile, Seat, Table
+from tables.play import rounds
 from tests.tables.conftest import make_table, open_next_window
 from tests.tables.ws import Tab, notice
 
@@ -68,7 +66,7 @@ async def test_it_refuses_a_foreign_origin(multi_table, alice):
 
 
 async def test_it_closes_a_private_table_to_others(alice, bob):
-    from tables import lobby
+    from tables.play import lobby
 
     table = await database_sync_to_async(lobby.solo_table_for)(alice)
     tab = await Tab.open(table, bob, expect_open=False)

@@ -1,7 +1,7 @@
 import pytest
 from django.urls import reverse
 
-from tables import lobby, services
+from tables.play import lobby, services
 from tests.tables.conftest import open_next_window
 
 pytestmark = pytest.mark.django_db

@@ -12,10 +12,10 @@ from django.core.management import CommandError, call_command
 from django.urls import reverse
 from django.utils import timezone
 
-from tables import rounds, services
-from tables.engine import Shoe as EngineShoe
+from tables.engine import CardShoe
+from tables.fairness.verification import verify_shoe
 from tables.models import Round, RoundSeat, Shoe
-from tables.verification import verify_shoe
+from tables.play import rounds, services
 from tests.tables.conftest import open_next_window
 
 pytestmark = pytest.mark.django_db
@@ -103,7 +103,7 @@ def test_a_solo_round_played_at_the_table_is_verified_card_for_card(solo_table, 
     cards = dealt_cards(round_row)
     assert result.cards_dealt == len(cards) >= 4
     assert result.card_order[: len(cards)] == cards
-    assert result.card_order == EngineShoe.from_seed(bytes.fromhex(shoe.seed), 8).order()
+    assert result.card_order == CardShoe.from_seed(bytes.fromhex(shoe.seed), 8).order()
     assert len(result.card_order) == 416
 
 

@@ -120,7 +120,7 @@ class Command(BaseCommand):
                 name=TABLE_NAME.format(n),
                 defaults={"profile": PROFILE, "seat_count": SEATS, "min_bet": 1, "max_bet": 100, "pause_seconds": 1},
             )
-            if table.profile != PROFILE or table.seat_count != SEATS or table.owner_id is not None:
+            if table.profile != PROFILE or table.seat_count != SEATS or table.is_private:
                 raise CommandError(f"“{table.name}” exists but is not a public {PROFILE} table of {SEATS} seats.")
             ids.append(table.pk)
         taken = Seat.objects.filter(table_id__in=ids, player__isnull=False).aggregate(n=Count("id"))["n"]

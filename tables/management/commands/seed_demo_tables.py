@@ -1,6 +1,6 @@
 from django.core.management.base import BaseCommand
 
-from tables.demo import ensure_demo_tables
+from tables.play.demo import ensure_demo_tables
 
 
 class Command(BaseCommand):

@@ -7,8 +7,8 @@ import time
 from django.core.management.base import BaseCommand
 from django.utils import timezone
 
-from tables import services
 from tables.models import Table
+from tables.play import services
 
 
 class Command(BaseCommand):

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from django.core.management.base import BaseCommand, CommandError
 
+from tables.fairness.verification import verify_shoe
 from tables.models import Shoe
-from tables.verification import verify_shoe
 
 
 class Command(BaseCommand):

@@ -3,15 +3,17 @@
 As in Zulip, `check_*` validates and raises a TableError a player can read,
 and `do_*` makes the change: one transaction that locks the Table row,
 applies the engine, writes the ledger transfers and the round's new events,
-bumps the table's version, and after commit tells the viewers and arms the
-next timer. Views and consumers only call these.
+bumps the table's version, and announces the change (tables.play.changes:
+after commit, the live view tells the viewers and the timers arm the next
+deadline). Views and consumers only call these; who may see or sit at a
+table is asked of tables.play.access.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from dataclasses import dataclass
-from functools import partial
 
 from django.conf import settings
 from django.db import connection, transaction
@@ -19,43 +21,20 @@ from django.utils import timezone
 
 from accounts import ledger
 from accounts.models import User
-from tables import broadcast, frames, rounds
-from tables.engine import IllegalAction, Phase
-from tables.models import RuleProfile, Seat, Table
-
+from tables.engine import BY_NAME, GameRound, IllegalAction, Phase
+from tables.models import Seat, Table
+from tables.play import access, rounds
+from tables.play.changes import Play, TableChanged, announce
+from tables.play.errors import TableError
 
 # Deadlines one call may settle in a row (a window, then a decision, ...).
 MAX_CATCH_UP = 50
-
-
-class TableError(Exception):
-    """A refused request; `message` is for the player, `code` for programs and tests."""
-
-    def __init__(self, message: str, code: str = "refused") -> None:
-        super().__init__(message)
-        self.message = message
-        self.code = code
 
 
 @dataclass(frozen=True)
 class Change:
     table_id: int
     version: int
-
-
-# The player's actions, by the name the buttons send, with the engine method
-# that applies them and whether it takes a hand and an amount.
-ACTIONS: dict[str, tuple[str, bool, bool]] = {
-    "bet": ("bet", False, True),
-    "pass": ("pass_bet", False, False),
-    "insurance": ("insurance", False, True),
-    "no_insurance": ("decline_insurance", False, False),
-    "hit": ("hit", True, False),
-    "stand": ("stand", True, False),
-    "double": ("double", True, True),
-    "split": ("split", True, False),
-    "surrender": ("surrender", True, False),
-}
 
 
 def _lock(table_id: int) -> Table:
@@ -80,11 +59,11 @@ def _commit(table: Table, engine=None, seated: list[Seat] | None = None) -> Chan
         engine = rounds.load(round_row)
     rounds.refresh_decisions(table, round_row, engine, table.version)
     table.save(update_fields=["version", "current_round", "deadline", "decisions"])
+    play = None
     if seated is not None and engine is not None and engine.phase is not Phase.SETTLED:
-        # A play in mid-round: this process's viewers get the state just
-        # written without reading it back (before they hear of it, below).
-        transaction.on_commit(partial(frames.offer, table, seated, round_row, engine))
-    transaction.on_commit(partial(broadcast.table_changed, table.pk, table.version, table.deadline))
+        # A play in mid-round: its listeners may take the state just written without reading it back.
+        play = Play(table=table, seated=seated, round_row=round_row, engine=engine)
+    announce(TableChanged(table.pk, table.version, table.deadline, play))
     return Change(table.pk, table.version)
 
 
@@ -118,7 +97,7 @@ def do_edit_table(table_id: int, changes: dict[str, object]) -> Change:
             setattr(table, name, value)
         table.version += 1
         table.save(update_fields=[*changes, "version"])
-        transaction.on_commit(partial(broadcast.table_changed, table.pk, table.version, table.deadline))
+        announce(TableChanged(table.pk, table.version, table.deadline))
         return Change(table.pk, table.version)
 
 
@@ -134,7 +113,7 @@ def check_seat_not_stale(seat: Seat, version: int | None) -> None:
 def check_sit(table: Table, user: User, number: int, buy_in: int, version: int | None = None) -> Seat:
     if not user.is_authenticated:
         raise TableError("Sign in to take a seat.", "anonymous")
-    if table.owner_id is not None and table.owner_id != user.pk:
+    if not access.may_watch(user.pk, table.owner_id):
         raise TableError("This is a private table.", "private")
     try:
         seat = table.seats.get(number=number)
@@ -143,8 +122,7 @@ def check_sit(table: Table, user: User, number: int, buy_in: int, version: int |
     if seat.player_id is not None:
         raise TableError("Someone else took that seat.", "seat_taken")
     check_seat_not_stale(seat, version)
-    # RULES.md rocket-academy: one account may hold several seats; elsewhere one each.
-    if table.profile != RuleProfile.ROCKET_ACADEMY and table.seats.filter(player=user).exists():
+    if not access.may_take_another_seat(table, table.seats.filter(player=user).count()):
         raise TableError("You already have a seat at this table.", "already_seated")
     if type(buy_in) is not int or buy_in < table.min_bet:
         raise TableError(f"Buy in with at least the minimum bet, {table.min_bet} chips.", "bad_amount")
@@ -163,13 +141,7 @@ def do_sit(
             ledger.buy_in(user=user, seat_account=account, amount=buy_in)
         except ledger.InsufficientChips as error:
             raise TableError(str(error), "bad_amount") from None
-        seat.player = user
-        seat.account = account
-        seat.sat_at = timezone.now()
-        seat.net = seat.missed_windows = 0
-        seat.leaving = False
-        seat.changed_version = table.version + 1
-        seat.save()
+        seat.occupy(user, account, version=table.version + 1, sat_at=timezone.now())
         _start_if_idle(table, rounds.now())
         return _commit(table)
 
@@ -204,7 +176,7 @@ def do_leave(table_id: int, user: User, number: int, *, version: int | None = No
             seat.save(update_fields=["leaving"])
             if engine.can_pass_bet(number):
                 # Still betting: a leaver sits this round out rather than hold it up.
-                _apply(table, round_row, engine, "pass_bet", (number,), {"actor": "player"})
+                _apply(table, round_row, engine, lambda: engine.act("pass", seat=number, actor="player"))
         if not table.seats.filter(player__isnull=False).exists() and rounds.in_progress(table) is None:
             table.deadline = None
         return _commit(table)
@@ -226,13 +198,10 @@ def do_change_seat(
         if target.player_id is not None:
             raise TableError("That seat is taken.", "seat_taken")
         check_seat_not_stale(target, version)
-        target.player, target.account, target.sat_at = seat.player, seat.account, seat.sat_at
-        target.net, target.missed_windows = seat.net, seat.missed_windows
-        seat.player = seat.account = seat.sat_at = None
-        seat.net = seat.missed_windows = 0
-        seat.changed_version = target.changed_version = table.version + 1
-        seat.save()
-        target.save()
+        # The player, their stack and their record move together; a seat's account is its own, so free it first.
+        player, account, sat_at, net, missed = seat.player, seat.account, seat.sat_at, seat.net, seat.missed_windows
+        seat.vacate(version=table.version + 1)
+        target.occupy(player, account, version=table.version + 1, sat_at=sat_at, net=net, missed_windows=missed)
         return _commit(table)
 
 
@@ -262,9 +231,9 @@ def do_act(
     hand: int = 0,
     amount: int | None = None,
 ) -> Change:
-    if action not in ACTIONS:
+    """A player's play (an action of the registry, tables.engine.ACTIONS) at one of their seats."""
+    if action not in BY_NAME:
         raise TableError("That is not something you can do at a blackjack table.", "unknown_action")
-    method, takes_hand, takes_amount = ACTIONS[action]
     with transaction.atomic():
         table = _lock(table_id)
         # Read once: the seat check now, the chips' accounts when the play moves some.
@@ -287,10 +256,11 @@ def do_act(
             if round_row is None:
                 raise TableError("No round is being played right now.", "extra_action")
             engine = rounds.load(round_row)
-            args: tuple = (seat, hand) if takes_hand else (seat,)
-            if takes_amount and (amount is not None or action == "bet"):
-                args += (amount,)
-            _apply(table, round_row, engine, method, args, {"actor": "player"}, seated)
+
+            def play() -> None:
+                engine.act(action, seat=seat, hand=hand, amount=amount, actor="player")
+
+            _apply(table, round_row, engine, play, seated)
             change = _commit(table, engine, seated)
     if late:
         raise TableError("Time ran out before your click arrived; here is the table as it stands.", "late")
@@ -298,13 +268,14 @@ def do_act(
 
 
 def _apply(
-    table, round_row, engine, method: str, args: tuple, kwargs: dict, seated: list[Seat] | None = None
+    table: Table, round_row, engine: GameRound, change: Callable[[], object], seated: list[Seat] | None = None
 ) -> None:
+    """Make `change` to the engine's round, then record what it did (chips, events, deadline)."""
     now = rounds.now()
     before = rounds.timer_key(engine)
     first = len(engine.events)
     try:
-        getattr(engine, method)(*args, **kwargs)
+        change()
     except IllegalAction as error:
         raise TableError(error.message, str(error.code)) from None
     rounds.record(table, round_row, engine, first, now, seated)
@@ -323,7 +294,7 @@ def _expire_locked(table: Table, now: dt.datetime) -> Change:
         rounds.open_window(table, now)
         return _commit(table)
     engine = rounds.load(round_row)
-    _apply(table, round_row, engine, "expire", (), {"actor": "timer"})
+    _apply(table, round_row, engine, lambda: engine.expire(actor="timer"))
     return _commit(table, engine)
 
 

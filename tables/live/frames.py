@@ -4,13 +4,13 @@ A change at a table makes every viewer's consumer ask for a frame of the new
 version at once. Most of a frame is the same for all of them (the status,
 the dealer, the log, the other players' seats), and even the rest comes in
 few kinds (the buttons of whoever holds seat 3, a watcher who may sit down).
-So each version of a table is read once per process (`presenter.snapshot`)
+So each version of a table is read once per process (`tables.live.state.snapshot`)
 and each distinct piece is rendered once, then reused for every viewer who
 sees it alike. A seat that did not change keeps its HTML from the versions
 before. Only a watcher's bankroll is read per frame. This is what lets one
 process keep up with full five-seat tables (docs/performance.md).
 
-Every change of a table bumps its version (tables.services, and the admin's
+Every change of a table bumps its version (tables.play.services, and the admin's
 edits), so nothing filed under a version can be older than that version.
 """
 
@@ -28,9 +28,12 @@ from django.template.loader import render_to_string
 from django.utils.safestring import SafeString, mark_safe
 
 from accounts.models import User
-from tables import presenter
-from tables.engine import Round as EngineRound
+from tables.engine import GameRound
+from tables.live import state as table_state
+from tables.live.state import SeatView, TableState
+from tables.live.viewer import TableView, bankroll_in, view_for
 from tables.models import Round, Seat, Table
+from tables.play.access import viewer_id
 
 TEMPLATE = "tables/table.html"
 
@@ -51,7 +54,7 @@ MAX_KEPT = 128
 class Rendered:
     """One version of one table: its snapshot and the pieces rendered from it so far."""
 
-    def __init__(self, state: presenter.TableState, previous: Rendered | None = None) -> None:
+    def __init__(self, state: TableState, previous: Rendered | None = None) -> None:
         self.state = state
         self._pieces: dict[Hashable, str] = {}
         # What each seat shows, as a watcher sees it: with `is_mine` and the
@@ -101,7 +104,7 @@ def rendered(table_id: int, version: int | None = None) -> Rendered:
             version = Table.objects.filter(pk=table_id).values_list("version", flat=True).first()
         if version is not None and current.version >= version:
             return current
-    fresh = Rendered(presenter.snapshot(table_id), current)
+    fresh = Rendered(table_state.snapshot(table_id), current)
     with _latest_lock:
         current = _latest.get(table_id)
         if current is None or current.version < fresh.version:
@@ -109,7 +112,7 @@ def rendered(table_id: int, version: int | None = None) -> Rendered:
     return fresh
 
 
-def offer(table: Table, seated: list[Seat], round_row: Round, engine: EngineRound) -> None:
+def offer(table: Table, seated: list[Seat], round_row: Round, engine: GameRound) -> None:
     """A play this process has just committed: its state, so that its viewers' frames need no read.
 
     Taken only as the very next version after the one this process holds,
@@ -124,7 +127,7 @@ def offer(table: Table, seated: list[Seat], round_row: Round, engine: EngineRoun
     before = previous.state
     if before.round_id != round_row.pk or before.players != {seat.number: seat.player_id for seat in seated}:
         return
-    state = presenter.snapshot_of(
+    state = table_state.snapshot_of(
         table,
         seated,
         [seat.number for seat in before.seats],
@@ -204,8 +207,7 @@ def render_frame(
     event): a cached one at least as new is used without asking the database.
     """
     table = rendered(table_id, version)
-    viewer_id = presenter.viewer_id(viewer)
-    return _compose(table, viewer, presenter.bankroll_in(table.state, viewer_id), notice)
+    return _compose(table, viewer, bankroll_in(table.state, viewer_id(viewer)), notice)
 
 
 def cached_frame(table_id: int, viewer: User | None, version: int) -> tuple[str, int] | None:
@@ -218,15 +220,15 @@ def cached_frame(table_id: int, viewer: User | None, version: int) -> tuple[str,
         table = _latest.get(table_id)
     if table is None or table.version < version:
         return None
-    viewer_id = presenter.viewer_id(viewer)
-    if viewer_id is not None and viewer_id not in table.state.bankrolls:
+    who = viewer_id(viewer)
+    if who is not None and who not in table.state.bankrolls:
         return None  # a watcher's bankroll is read from the database
-    return _compose(table, viewer, table.state.bankrolls.get(viewer_id), None)
+    return _compose(table, viewer, table.state.bankrolls.get(who), None)
 
 
 def _compose(table: Rendered, viewer: User | None, bankroll: int | None, notice: str | None) -> tuple[str, int]:
-    viewer_id = presenter.viewer_id(viewer)
-    view = presenter.view_for(table.state, viewer_id, bankroll)
+    who = viewer_id(viewer)
+    view = view_for(table.state, who, bankroll)
     context = {"view": view, "user": viewer, "oob": True, "notice": None}
 
     def render(name: str, **extra: object) -> Callable[[], str]:
@@ -247,7 +249,7 @@ def _compose(table: Rendered, viewer: User | None, bankroll: int | None, notice:
         controls = controls.replace(VERSION_SLOT, str(table.version))
     else:
         # No decision to make: the same few words for everyone in the viewer's position.
-        position = (bool(view.my_seats), viewer_id is not None, view.can_sit)
+        position = (bool(view.my_seats), who is not None, view.can_sit)
         controls = table.kept_piece(("no controls", *position), render("controls"))
     dealer = (tuple(card.code for card in view.dealer), view.dealer_total)
     parts = [
@@ -267,7 +269,7 @@ def _compose(table: Rendered, viewer: User | None, bankroll: int | None, notice:
     return SafeString("".join(parts)), view.version
 
 
-def _seat_key(table: Rendered, index: int, seat: presenter.SeatView, view: presenter.TableView) -> Hashable:
+def _seat_key(table: Rendered, index: int, seat: SeatView, view: TableView) -> Hashable:
     """Viewers, and versions, with equal keys see this seat's body alike (but for the version in its forms)."""
     if seat.player is not None:
         return ("seat body", table.seat_shows[index])
@@ -276,7 +278,7 @@ def _seat_key(table: Rendered, index: int, seat: presenter.SeatView, view: prese
     return ("seat body", table.seat_shows[index], view.can_sit, moves_from, view.table.min_bet)
 
 
-def _seat_html(table: Rendered, key: Hashable, seat: presenter.SeatView, view: presenter.TableView) -> str:
+def _seat_html(table: Rendered, key: Hashable, seat: SeatView, view: TableView) -> str:
     """The seat: its body, the same for every viewer, in the viewer's own frame (theirs: "mine", Leave)."""
     slotted = replace(view, version=VERSION_SLOT)
 

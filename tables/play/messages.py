@@ -12,7 +12,9 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from tables import services
+from tables.engine import BY_NAME, AmountKind
+from tables.play import services
+from tables.play.errors import TableError
 
 # Our frames are a handful of form fields; anything bigger is not from our page.
 MAX_FRAME_BYTES = 4096
@@ -50,25 +52,26 @@ def _number(message: Mapping[str, Any], key: str, what: str, *, required: bool =
     raw = message.get(key)
     if raw is None or raw == "":
         if required:
-            raise services.TableError(f"Say which {what}.", "bad_request")
+            raise TableError(f"Say which {what}.", "bad_request")
         return None
     text = str(raw).strip()
     # ASCII digits only: str.isdigit() would let "²" through to int().
     if isinstance(raw, bool) or not _WHOLE_NUMBER.fullmatch(text):
-        raise services.TableError(f"The {what} must be a whole number, not “{quoted(raw)}”.", "bad_amount")
+        raise TableError(f"The {what} must be a whole number, not “{quoted(raw)}”.", "bad_amount")
     return int(text)
 
 
-def dispatch(table_id: int, user, message: Mapping[str, Any]) -> services.Change:
+def perform(table_id: int, user, message: Mapping[str, Any]) -> services.Change:
     """One message to one service call."""
     action = message.get("action")
     if not isinstance(action, str):
-        raise services.TableError("Press one of the table's buttons.", "unknown_action")
+        raise TableError("Press one of the table's buttons.", "unknown_action")
     if not getattr(user, "is_authenticated", False):
-        raise services.TableError("Sign in to play.", "anonymous")
+        raise TableError("Sign in to play.", "anonymous")
+    spec = BY_NAME.get(action)
     seat = _number(message, "seat", "seat")
-    # The page sends the version with every form; a plain POST without one still works.
-    version = _number(message, "version", "version", required=action in services.ACTIONS)
+    # The page sends the version with every form; a plain POST without one still works (but not for a play).
+    version = _number(message, "version", "version", required=spec is not None)
     if action == "sit":
         buy_in = _number(message, "buy_in", "buy-in", required=False)
         return services.do_sit(table_id, user, seat, buy_in, version=version)
@@ -77,14 +80,17 @@ def dispatch(table_id: int, user, message: Mapping[str, Any]) -> services.Change
     if action == "change_seat":
         to_seat = _number(message, "to_seat", "new seat")
         return services.do_change_seat(table_id, user, seat, to_seat, version=version)
-    if action not in services.ACTIONS:
-        raise services.TableError(f"“{quoted(action)}” is not something you can do at this table.", "unknown_action")
+    if spec is None:
+        raise TableError(f"“{quoted(action)}” is not something you can do at this table.", "unknown_action")
+    # A form may carry fields another of its buttons uses (Hit beside "Double for"): each play reads its own.
     return services.do_act(
         table_id,
         user,
         action,
         seat=seat,
         version=version,
-        hand=_number(message, "hand", "hand", required=False) or 0,
-        amount=_number(message, "amount", "amount", required=action == "bet"),
+        hand=(_number(message, "hand", "hand", required=False) or 0) if spec.takes_hand else 0,
+        amount=None
+        if spec.amount is AmountKind.NONE
+        else _number(message, "amount", "amount", required=spec.amount is AmountKind.REQUIRED),
     )

@@ -15,9 +15,12 @@ from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
-from tables import broadcast, clock, frames, services
-from tables.actions import BadMessage, dispatch, parse
+from tables.engine import BY_NAME
+from tables.live import broadcast, frames
 from tables.models import Table
+from tables.play import access, services, timers
+from tables.play.errors import TableError
+from tables.play.messages import BadMessage, parse, perform
 
 log = logging.getLogger(__name__)
 
@@ -30,7 +33,7 @@ class TableConsumer(AsyncWebsocketConsumer):
     rendered_version: int = -1
 
     async def connect(self) -> None:
-        clock.remember_loop()
+        timers.remember_loop()
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         self.user = self.scope.get("user")
         verdict = await database_sync_to_async(self._may_watch)()
@@ -45,15 +48,15 @@ class TableConsumer(AsyncWebsocketConsumer):
         version, deadline = await database_sync_to_async(_settle_and_read_deadline)(self.table_id)
         # This process may have no timer for the table's next deadline (it was
         # restarted, or it never committed a change here): arm one.
-        clock.arm(self.table_id, version, deadline)
+        timers.arm(self.table_id, version, deadline)
         await self.send_table()
 
     def _may_watch(self) -> int | None:
-        table = Table.objects.filter(pk=self.table_id).values("owner_id").first()
-        if table is None:
-            return CLOSE_NOT_FOUND
-        if table["owner_id"] is not None and getattr(self.user, "pk", None) != table["owner_id"]:
-            return CLOSE_FORBIDDEN
+        """None if the viewer may watch the table, else the code to close with."""
+        try:
+            access.check_may_watch(self.user, self.table_id)
+        except access.NoSuchTable as refusal:
+            return CLOSE_NOT_FOUND if refusal.code == "no_table" else CLOSE_FORBIDDEN
         return None
 
     async def disconnect(self, code: int) -> None:
@@ -73,13 +76,13 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     def _handle(self, message: dict[str, Any]) -> str | None:
         action = message.get("action")
-        if not (isinstance(action, str) and action in services.ACTIONS):
+        if not (isinstance(action, str) and action in BY_NAME):
             # A seat change first settles any deadline that passed unwatched;
             # a play settles it itself, under the table's lock (services.do_act).
             _settle_overdue(self.table_id)
         try:
-            dispatch(self.table_id, self.user, message)
-        except services.TableError as error:
+            perform(self.table_id, self.user, message)
+        except TableError as error:
             return error.message
         except Exception:
             log.exception("Table %s: an action failed", self.table_id)

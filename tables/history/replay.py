@@ -14,26 +14,24 @@ from dataclasses import dataclass, field
 
 from tables.engine import Event, EventKind
 from tables.engine.hand import hand_value
-from tables.presenter import CardView, describe
+from tables.live.cards import CardView
+from tables.live.narration import narrate
 
 
 @dataclass
 class HandStep:
-    cards: list[str] = field(default_factory=list)
+    cards: list[CardView] = field(default_factory=list)
     bet: int = 0
     outcome: str | None = None
+    is_turn: bool = False  # the replay marks the acting seat, not a hand
 
     @property
     def total(self) -> int:
-        return hand_value(self.cards)[0] if self.cards else 0
+        return hand_value([card.code for card in self.cards])[0] if self.cards else 0
 
     @property
     def soft(self) -> bool:
-        return bool(self.cards) and hand_value(self.cards)[1]
-
-    @property
-    def card_views(self) -> list[CardView]:
-        return [CardView(card) for card in self.cards]
+        return bool(self.cards) and hand_value([card.code for card in self.cards])[1]
 
 
 @dataclass
@@ -93,12 +91,12 @@ def steps(state: dict, event_times: list[str], names: dict[int, str]) -> list[St
             else:
                 while len(seat.hands) <= event.hand:
                     seat.hands.append(HandStep(bet=seat.bet))
-                seat.hands[event.hand].cards.append(event.card)
+                seat.hands[event.hand].cards.append(CardView(event.card))
         elif kind is EventKind.SPLIT:
             # RULES.md: hand i splits into hands i and i+1; its second card moves to the new hand.
             source = seat.hands[event.hand]
             source.cards.pop()
-            seat.hands.insert(event.hand + 1, HandStep(cards=[event.card], bet=-event.chips))
+            seat.hands.insert(event.hand + 1, HandStep(cards=[CardView(event.card)], bet=-event.chips))
         elif kind is EventKind.DOUBLE:
             seat.hands[event.hand].bet += -event.chips
         elif kind is EventKind.INSURANCE_TAKEN:
@@ -129,7 +127,7 @@ def _caption(event: Event, names: dict[int, str]) -> str:
                 return "Dealer takes the hole card."
             return f"Dealer draws {CardView(event.card).label}."
         return f"{names.get(event.seat, f'Seat {event.seat}')}, hand {event.hand + 1}: {CardView(event.card).label}."
-    return describe(event, names) or str(event.kind).replace("_", " ").capitalize() + "."
+    return narrate(event, names) or str(event.kind).replace("_", " ").capitalize() + "."
 
 
 def _snapshot(

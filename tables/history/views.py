@@ -13,10 +13,11 @@ from django.shortcuts import render
 from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET
 
-from tables import export, history, replay
 from tables.forms import HistoryFilterForm
-from tables.history import HistoryFilter
+from tables.history import export, queries, replay
+from tables.history.queries import HistoryFilter
 from tables.models import Round, RoundSeat
+from tables.play import access
 
 
 def _filter_from(form: HistoryFilterForm) -> HistoryFilter:
@@ -38,12 +39,12 @@ def history_list(request: HttpRequest) -> HttpResponse:
     """The player's rounds, newest first, filtered and paged, with a summary of all that match."""
     fragment = _wants_fragment(request)
     # The fragment renders no form, so it needs no table choices.
-    tables = None if fragment else history.tables_played(request.user)
+    tables = None if fragment else queries.tables_played(request.user)
     form = HistoryFilterForm(request.GET or None, tables=tables)
     history_filter = _filter_from(form)
-    rows = history.rounds_of(request.user, history_filter)
-    summary = history.summarise(rows)
-    page = history.page_of(rows, request.GET.get("page"), count=summary.rounds)
+    rows = queries.rounds_of(request.user, history_filter)
+    summary = queries.summarise(rows)
+    page = queries.page_of(rows, request.GET.get("page"), count=summary.rounds)
     context = {
         "form": form,
         "filter": history_filter,
@@ -80,6 +81,7 @@ def history_round(request: HttpRequest, round_id: int) -> HttpResponse:
     context = {
         "round": round_row,
         "table": round_row.table,
+        "may_watch_table": access.may_watch(request.user.pk, round_row.table.owner_id),
         "mine": mine,
         "my_seats": [row.seat for row in mine],
         "step": step,
@@ -109,7 +111,7 @@ def _step_number(value: str | None, last: int) -> int:
 
 def _export_rows(request: HttpRequest):
     form = HistoryFilterForm(request.GET or None, tables=None)
-    return history.rounds_of(request.user, _filter_from(form))
+    return queries.rounds_of(request.user, _filter_from(form))
 
 
 @login_required

@@ -8,9 +8,10 @@ from django.db.models import Q
 
 from accounts.models import AccountKind, Transfer, TransferKind
 from tables.models import RoundSeat
+from tables.play.rounds import STAKE_KINDS
 
 # Chips that came from outside the game (a top-up grant) are not the round's result.
-GAME_KINDS = [TransferKind.BET, TransferKind.DOUBLE, TransferKind.SPLIT, TransferKind.INSURANCE, TransferKind.PAYOUT]
+GAME_KINDS = [*STAKE_KINDS.values(), TransferKind.PAYOUT]
 
 
 def check_rounds() -> list[str]:

@@ -6,9 +6,9 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
+from tables.fairness.verification import verify_shoe as check_shoe
+from tables.live.cards import CardView
 from tables.models import RoundSeat, Shoe
-from tables.presenter import CardView
-from tables.verification import verify_shoe as check_shoe
 
 
 @login_required

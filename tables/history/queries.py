@@ -19,8 +19,8 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from accounts.models import User
+from tables.live.cards import CardView
 from tables.models import RoundSeat, SeatResult, Table
-from tables.presenter import CardView
 
 PAGE_SIZE = 50
 

@@ -1,7 +1,8 @@
 """Timers for table deadlines, in whichever process committed the change.
 
 Deadlines live in the database (Table.deadline). After a commit, the process
-that made it arms an asyncio `call_later` on its event loop; when it fires it
+that made it arms an asyncio `call_later` on its event loop (`on_table_changed`,
+a listener of tables.play.changes); when it fires it
 calls `services.do_expire(table, version)`, which re-checks everything under
 the table lock, so a duplicate, late or stale timer changes nothing. A
 process that dies loses its timers, not the deadlines: they are settled
@@ -18,6 +19,9 @@ from collections.abc import Awaitable, Callable
 
 from channels.db import database_sync_to_async
 from django.utils import timezone
+
+from tables.play import services
+from tables.play.changes import TableChanged
 
 log = logging.getLogger(__name__)
 
@@ -36,6 +40,11 @@ def remember_loop() -> None:
 
 def arm(table_id: int, version: int, deadline: dt.datetime | None) -> None:
     _call_on_loop(_schedule, table_id, version, deadline)
+
+
+def on_table_changed(change: TableChanged) -> None:
+    """A committed change: time the table's next deadline (or none) in this process."""
+    arm(change.table_id, change.version, change.deadline)
 
 
 def run_soon(coroutine_function: Callable[..., Awaitable[object]], *args: object) -> bool:
@@ -90,8 +99,6 @@ def _fire(table_id: int, version: int, deadline: dt.datetime) -> None:
 
 
 async def _expire(table_id: int, version: int, deadline: dt.datetime) -> None:
-    from tables import services
-
     if timezone.now() < deadline:  # early after all: try again at the deadline
         _schedule(table_id, version, deadline)
         return

@@ -14,28 +14,18 @@ from django.utils import timezone
 
 from accounts import ledger
 from accounts.models import TransferKind
-from tables import shoes
-from tables.engine import PROFILES, Event, EventKind, Phase, Round as EngineRound, RuleSet, SeatStatus, Shoe as EngineShoe
-from tables.engine.state import InsuranceStatus
+from tables.engine import ACTIONS, CardShoe, Event, GameRound, InsuranceStatus, Phase, RuleSet, SeatStatus
+from tables.fairness import shoes
 from tables.models import Round, RoundPhase, RoundSeat, Seat, SeatResult, Shoe, Table
 
-# Chips a seat stakes, by the engine event that staked them.
-STAKE_KINDS = {
-    EventKind.BET: TransferKind.BET,
-    EventKind.DOUBLE: TransferKind.DOUBLE,
-    EventKind.SPLIT: TransferKind.SPLIT,
-    EventKind.INSURANCE_TAKEN: TransferKind.INSURANCE,
-}
+# Chips a seat stakes, by the engine event that staked them (the action registry says which).
+STAKE_KINDS = {spec.event: TransferKind(spec.stake) for spec in ACTIONS if spec.stake is not None}
 # Missed betting windows in a row before a seat is stood up (RULES.md).
 MAX_MISSED_WINDOWS = 3
 
 
-def rules_of(table: Table) -> RuleSet:
-    return PROFILES[table.profile]
-
-
-def load(round_row: Round) -> EngineRound:
-    return EngineRound.from_json(round_row.state)
+def load(round_row: Round) -> GameRound:
+    return GameRound.from_json(round_row.state)
 
 
 def in_progress(table: Table) -> Round | None:
@@ -64,7 +54,7 @@ def open_window(table: Table, now: dt.datetime) -> Round | None:
     if not seats:
         table.deadline = None
         return None
-    rules = rules_of(table)
+    rules = table.rules
     shoe_row, engine_shoe = _shoe_for_next_round(table, rules, now)
     number = (table.rounds.aggregate(last=Max("number"))["last"] or 0) + 1
     round_row = Round.objects.create(
@@ -76,7 +66,7 @@ def open_window(table: Table, now: dt.datetime) -> Round | None:
             ledger.top_up(seat_account=seat.account, round=round_row)
         seat.account.refresh_from_db(fields=["balance"])
         stacks[seat.number] = seat.account.balance
-    engine = EngineRound.new(
+    engine = GameRound.new(
         rules=rules, shoe=engine_shoe, seats=stacks, min_bet=table.min_bet, max_bet=table.max_bet
     )
     round_row.state = engine.to_json()
@@ -86,10 +76,10 @@ def open_window(table: Table, now: dt.datetime) -> Round | None:
     return round_row
 
 
-def _shoe_for_next_round(table: Table, rules: RuleSet, now: dt.datetime) -> tuple[Shoe, EngineShoe]:
+def _shoe_for_next_round(table: Table, rules: RuleSet, now: dt.datetime) -> tuple[Shoe, CardShoe]:
     previous = table.current_round
     if previous is not None and previous.state:
-        engine_shoe = EngineShoe.from_json(previous.state["shoe"])
+        engine_shoe = CardShoe.from_json(previous.state["shoe"])
         if not engine_shoe.needs_reshuffle(rules):
             return previous.shoe, engine_shoe
         # Retired: its seed may now be revealed (hand history, shoe verification).
@@ -110,7 +100,7 @@ def _shoe_for_next_round(table: Table, rules: RuleSet, now: dt.datetime) -> tupl
 def record(
     table: Table,
     round_row: Round,
-    engine: EngineRound,
+    engine: GameRound,
     first_event: int,
     now: dt.datetime,
     seats: list[Seat] | None = None,
@@ -165,7 +155,7 @@ def _move_chips(event: Event, seat_account, house, round_row: Round, label: str)
         )
 
 
-def _phase_of(engine: EngineRound) -> str:
+def _phase_of(engine: GameRound) -> str:
     return {
         Phase.BETTING: RoundPhase.BETTING,
         Phase.INSURANCE: RoundPhase.INSURANCE,
@@ -174,7 +164,7 @@ def _phase_of(engine: EngineRound) -> str:
     }[engine.phase]
 
 
-def _finish(table: Table, round_row: Round, engine: EngineRound, now: dt.datetime) -> None:
+def _finish(table: Table, round_row: Round, engine: GameRound, now: dt.datetime) -> None:
     """A settled round: its history rows, results onto the seats, leavers cashed out, the next window timed."""
     seats = seated(table)
     record_history(table, round_row, engine, seats, now)
@@ -197,7 +187,7 @@ def _finish(table: Table, round_row: Round, engine: EngineRound, now: dt.datetim
     table.deadline = now + dt.timedelta(seconds=table.pause_seconds) if anyone else None
 
 
-def record_history(table: Table, round_row: Round, engine: EngineRound, seats: list[Seat], now: dt.datetime) -> None:
+def record_history(table: Table, round_row: Round, engine: GameRound, seats: list[Seat], now: dt.datetime) -> None:
     """One RoundSeat per seat that played (placed a bet) in the settled round."""
     accounts = {seat.number: seat for seat in seats}
     staked: dict[int, int] = {}
@@ -238,20 +228,13 @@ def stand_up(seat: Seat, version: int) -> None:
     `version` is the table version the change will commit as.
     """
     ledger.cash_out(seat_account=seat.account)
-    seat.player = None
-    seat.account = None
-    seat.sat_at = None
-    seat.net = 0
-    seat.missed_windows = 0
-    seat.leaving = False
-    seat.changed_version = version
-    seat.save()
+    seat.vacate(version=version)
 
 
 # --- Deadlines and decisions ----------------------------------------------------------
 
 
-def decision_key(engine: EngineRound, seat: int, round_number: int) -> str | None:
+def decision_key(engine: GameRound, seat: int, round_number: int) -> str | None:
     """What the seat is being asked now, or None; a new key is a new decision."""
     phase = engine.phase
     if phase is Phase.BETTING:
@@ -270,11 +253,11 @@ def decision_key(engine: EngineRound, seat: int, round_number: int) -> str | Non
     return None
 
 
-def _events_of(engine: EngineRound, seat: int) -> int:
+def _events_of(engine: GameRound, seat: int) -> int:
     return sum(1 for event in engine.events if event.seat == seat)
 
 
-def refresh_decisions(table: Table, round_row: Round | None, engine: EngineRound | None, version: int) -> None:
+def refresh_decisions(table: Table, round_row: Round | None, engine: GameRound | None, version: int) -> None:
     """Note the version at which each pending decision was first offered."""
     decisions: dict[str, list] = {}
     if round_row is not None and engine is not None:
@@ -287,7 +270,7 @@ def refresh_decisions(table: Table, round_row: Round | None, engine: EngineRound
     table.decisions = decisions
 
 
-def decision_deadline(table: Table, engine: EngineRound, before: tuple, now: dt.datetime) -> dt.datetime | None:
+def decision_deadline(table: Table, engine: GameRound, before: tuple, now: dt.datetime) -> dt.datetime | None:
     """The deadline after an engine change; `before` is `timer_key(engine)` before it."""
     if not table.timed or engine.phase is Phase.SETTLED:
         return table.deadline
@@ -301,7 +284,7 @@ def decision_deadline(table: Table, engine: EngineRound, before: tuple, now: dt.
     return now + dt.timedelta(seconds=seconds)
 
 
-def timer_key(engine: EngineRound) -> tuple:
+def timer_key(engine: GameRound) -> tuple:
     """What the table's clock is timing: the window, the insurance question, or one decision."""
     if engine.phase is Phase.PLAYERS:
         turn = engine.to_act()

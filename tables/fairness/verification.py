@@ -23,26 +23,14 @@ import hashlib
 from dataclasses import dataclass, field
 from typing import Any
 
-from tables.engine import Event, EventKind, IllegalAction, InsuranceRule, Phase, Round as EngineRound, RuleSet
-from tables.engine import Shoe as EngineShoe
+from tables.engine import ACTIONS, AmountKind, CardShoe, Event, EventKind, GameRound, IllegalAction, Phase, RuleSet
 from tables.models import Round, RoundSeat, Shoe
 
-# The events a person (or the timer, on their behalf) decides; the engine
-# produces every other event by itself.
-DECISIONS = frozenset(
-    {
-        EventKind.BET,
-        EventKind.PASS,
-        EventKind.LEFT_OUT,
-        EventKind.INSURANCE_TAKEN,
-        EventKind.INSURANCE_DECLINED,
-        EventKind.HIT,
-        EventKind.STAND,
-        EventKind.DOUBLE,
-        EventKind.SPLIT,
-        EventKind.SURRENDER,
-    }
-)
+# The events a person (or the timer, on their behalf) decides: each action's
+# event (the action registry), and a betting window closing on the silent
+# seats. The engine produces every other event by itself.
+BY_EVENT = {spec.event: spec for spec in ACTIONS}
+DECISIONS = frozenset({*BY_EVENT, EventKind.LEFT_OUT})
 
 
 @dataclass
@@ -115,8 +103,8 @@ def verify_shoe(shoe: Shoe) -> Verification:
             "The revealed seed does not match the commitment: sha256(seed) is "
             f"{hashlib.sha256(seed).hexdigest()}, the commitment published before play is {shoe.commitment}."
         )
-    engine_shoe = EngineShoe.from_seed(seed, shoe.decks)
-    result.card_order = EngineShoe.from_seed(seed, shoe.decks).order()
+    engine_shoe = CardShoe.from_seed(seed, shoe.decks)
+    result.card_order = CardShoe.from_seed(seed, shoe.decks).order()
     rows = list(shoe.rounds.order_by("id"))
     stacks_after: dict[int, dict[int, int]] = {}
     for round_id, seat, stack_after in RoundSeat.objects.filter(round__shoe=shoe).values_list(
@@ -139,7 +127,7 @@ def _seed_bytes(text: str) -> bytes | None:
     return seed if len(seed) == 32 else None
 
 
-def _check_round(row: Round, engine_shoe: EngineShoe, shoe: Shoe, stacks_after: dict[int, int]) -> list[str]:
+def _check_round(row: Round, engine_shoe: CardShoe, shoe: Shoe, stacks_after: dict[int, int]) -> list[str]:
     """Replay one round's decisions on the rebuilt shoe; the problems found, if any."""
     name = f"Round #{row.pk} ({row.table} round {row.number})"
     state = row.state
@@ -147,7 +135,7 @@ def _check_round(row: Round, engine_shoe: EngineShoe, shoe: Shoe, stacks_after: 
         rules = RuleSet.from_json(state["rules"])
         recorded: list[dict[str, Any]] = list(state["events"])
         stacks = {seat["seat"]: seat["stack_before"] for seat in state["seats"]}
-        engine = EngineRound.new(
+        engine = GameRound.new(
             rules=rules, shoe=engine_shoe, seats=stacks, min_bet=state["min_bet"], max_bet=state["max_bet"]
         )
     except (KeyError, TypeError, ValueError) as error:
@@ -202,32 +190,25 @@ def _check_round(row: Round, engine_shoe: EngineShoe, shoe: Shoe, stacks_after: 
     return problems
 
 
-def _apply(engine: EngineRound, event: Event) -> None:
+def _apply(engine: GameRound, event: Event) -> None:
     """Replay one recorded decision; the engine deals any card that follows it itself."""
-    kind, actor, seat, hand = event.kind, str(event.actor), event.seat, event.hand
-    if kind is EventKind.BET:
-        engine.bet(seat, -event.chips, actor=actor)
-    elif kind is EventKind.PASS:
-        engine.pass_bet(seat, actor=actor)
-    elif kind is EventKind.LEFT_OUT:
+    actor = str(event.actor)
+    if event.kind is EventKind.LEFT_OUT:
         # One close of the window leaves out every silent seat at once.
         engine.close_betting(actor=actor)
-    elif kind is EventKind.INSURANCE_TAKEN:
-        # The stake is the player's choice only where the rules let them choose it.
-        amount = -event.chips if engine.rules.insurance is InsuranceRule.UP_TO_HALF else None
-        engine.insurance(seat, amount, actor=actor)
-    elif kind is EventKind.INSURANCE_DECLINED:
-        if actor == "player":
-            engine.decline_insurance(seat, actor=actor)
-        else:
-            engine.close_insurance(actor=actor)
-    elif kind is EventKind.DOUBLE:
-        amount = -event.chips if engine.rules.double_for_less else None
-        engine.double(seat, hand, amount, actor=actor)
-    elif kind in (EventKind.HIT, EventKind.STAND, EventKind.SPLIT, EventKind.SURRENDER):
-        getattr(engine, str(kind))(seat, hand, actor=actor)
-    else:  # pragma: no cover - DECISIONS guards this
-        raise ValueError(f"{kind} is not a decision")
+        return
+    if event.kind is EventKind.INSURANCE_DECLINED and actor != "player":
+        # The timer closes the question for every seat still silent.
+        engine.close_insurance(actor=actor)
+        return
+    spec = BY_EVENT[event.kind]
+    engine.act(
+        spec.name,
+        seat=event.seat,
+        hand=event.hand if spec.takes_hand else 0,
+        amount=None if spec.amount is AmountKind.NONE else -event.chips,
+        actor=actor,
+    )
 
 
 def _first_difference(recorded: list[dict[str, Any]], rebuilt: list[Event], *, upto: int) -> str | None:

@@ -1,35 +1,11 @@
-"""Tables as the lobby lists them, and the tables players create there."""
+"""The tables players open from the lobby: their own solo table, and Rocket Academy tables."""
 
 from __future__ import annotations
-
-from dataclasses import dataclass
 
 from django.db import IntegrityError, transaction
 
 from accounts.models import User
-from tables import rounds
-from tables.models import Round, RoundPhase, RuleProfile, Table
-
-
-@dataclass(frozen=True)
-class LobbyTable:
-    table: Table
-    rules: list[str]
-    taken: int
-    free: int
-    round_on: bool
-
-
-def describe(table: Table) -> LobbyTable:
-    """`table` must carry the `taken` annotation (seats with a player)."""
-    round_on = table.current_round is not None and table.current_round.phase != RoundPhase.SETTLED
-    return LobbyTable(
-        table=table,
-        rules=rounds.rules_of(table).describe(),
-        taken=table.taken,
-        free=table.seat_count - table.taken,
-        round_on=round_on,
-    )
+from tables.models import RuleProfile, Table
 
 
 def solo_table_for(user: User) -> Table:
@@ -60,21 +36,3 @@ def create_rocket_table(user: User, *, seats: int) -> Table:
         except IntegrityError:
             continue
     raise RuntimeError("Could not name the new table.")
-
-
-@dataclass(frozen=True)
-class RoundSummary:
-    round: Round
-    dealer: list[str]
-    dealer_total: int
-    seats: list[dict]
-
-
-def summarise(round_row: Round) -> RoundSummary:
-    result = rounds.load(round_row).result()
-    return RoundSummary(
-        round=round_row,
-        dealer=list(result.dealer.cards),
-        dealer_total=result.dealer.total,
-        seats=[seat.to_json() for seat in result.seats],
-    )

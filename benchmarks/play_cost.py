@@ -1,0 +1,195 @@
+"""What one play costs the server: CPU time and bytes sent, at a five-seat table with five viewers.
+
+    .venv/bin/python benchmarks/play_cost.py [--plays 600] [--watchers 0] [--profile out.prof]
+
+In one process, on a scratch SQLite database and the in-memory channel layer
+(the README's `make run` settings): five players sit at an
+`atlantic-city-multi` table and play rounds through the real websocket
+application (Channels' communicators stand in for the browsers), each
+pressing what its controls offer (Deal 10, No insurance, Stand). Every
+viewer receives every frame it is sent. Prints one JSON object: the process's
+CPU time per play (server and these thin clients together; the clients only
+read a few fields of each frame), bytes sent per play to all viewers
+together, frames per play, and the wall time. `--profile` writes a cProfile
+of the run. A benchmark, not a test: the figures depend on the machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import cProfile
+import json
+import os
+import re
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+SEATS = 5
+BET = "1"  # a thousand chips each last the run
+# The play a viewer makes when its controls offer it, in order of preference.
+PLAYS = ("bet", "no_insurance", "stand")
+BUTTON = re.compile(r'name="action" value="(\w+)"')
+CONTROLS = re.compile(r'<section id="controls".*?</section>', re.S)
+FIELD = re.compile(r'name="(seat|hand|version)" value="(\d+)"')
+
+
+def setup(database: Path) -> tuple[int, list]:
+    os.environ.update(
+        {
+            "DATABASE_URL": f"sqlite:///{database}",
+            "DEBUG": "false",
+            "SECRET_KEY": "play-cost-benchmark-" + "x" * 40,
+            "ALLOWED_HOSTS": "localhost",
+            "LOG_LEVEL": "WARNING",
+        }
+    )
+    os.environ.pop("REDIS_URL", None)
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "casino.settings")
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+    from accounts.services import create_player
+    from tables.models import RuleProfile, Table
+    from tables.play import services
+
+    table = Table.objects.create(
+        name="Play cost", profile=RuleProfile.ATLANTIC_CITY_MULTI, seat_count=SEATS, min_bet=1, max_bet=100,
+        pause_seconds=0, betting_seconds=600, insurance_seconds=600, decision_seconds=600,
+    )
+    players = [create_player(f"player{n}", None) for n in range(1, SEATS + 1)]
+    for number, player in enumerate(players, start=1):
+        services.do_sit(table.pk, player, number, 1000)
+    return table.pk, players
+
+
+class Viewer:
+    def __init__(self, communicator) -> None:
+        self.communicator = communicator
+        self.controls = ""  # the last controls this viewer was sent
+        self.answered = ""  # the controls it last acted on
+        self.bytes = 0
+        self.frames = 0
+
+    def take(self, frame: str) -> None:
+        self.bytes += len(frame.encode())
+        self.frames += 1
+        match = CONTROLS.search(frame)
+        if match:
+            self.controls = match.group(0)
+
+    def next_play(self) -> dict | None:
+        if self.controls == self.answered:
+            return None
+        offered = BUTTON.findall(self.controls)
+        play = next((name for name in PLAYS if name in offered), None)
+        if play is None:
+            return None
+        self.answered = self.controls
+        fields = dict(FIELD.findall(self.controls))
+        message = {"action": play, "seat": fields["seat"], "hand": fields.get("hand", "0"),
+                   "version": fields["version"], "HEADERS": {"HX-Request": "true"}}
+        if play == "bet":
+            message["amount"] = BET
+        return message
+
+
+async def drain(viewers: list[Viewer], wait: float) -> int:
+    """Read every frame that arrives within `wait` seconds of the last; returns how many."""
+    count = 0
+    while True:
+        tasks = {asyncio.ensure_future(v.communicator.output_queue.get()): v for v in viewers}
+        done, pending = await asyncio.wait(tasks, timeout=wait, return_when=asyncio.FIRST_COMPLETED)
+        for task in pending:
+            task.cancel()
+        await asyncio.gather(*pending, return_exceptions=True)
+        if not done:
+            return count
+        for task in done:
+            message = task.result()
+            if message.get("type") == "websocket.send":
+                tasks[task].take(message.get("text") or "")
+                count += 1
+
+
+async def run(table_id: int, players: list, plays: int, watchers: int) -> dict:
+    from channels.db import database_sync_to_async
+    from channels.testing import WebsocketCommunicator
+    from django.test import Client
+
+    from casino.asgi import application
+
+    def cookie(user) -> str:
+        client = Client()
+        client.force_login(user)
+        return client.cookies["sessionid"].value
+
+    viewers = []
+    for user in [*players, *([None] * watchers)]:
+        headers = [(b"origin", b"http://localhost")]
+        if user is not None:
+            headers.append((b"cookie", f"sessionid={await database_sync_to_async(cookie)(user)}".encode()))
+        communicator = WebsocketCommunicator(application, f"/ws/tables/{table_id}/", headers=headers)
+        connected, _ = await communicator.connect(timeout=10)
+        assert connected, "the table refused a viewer"
+        viewers.append(Viewer(communicator))
+    await drain(viewers, 0.5)
+    for viewer in viewers:  # the connect frames are not plays
+        viewer.bytes = viewer.frames = 0
+
+    made = 0
+    cpu, wall = time.process_time(), time.perf_counter()
+    while made < plays:
+        sent = False
+        for viewer in viewers[:SEATS]:
+            message = viewer.next_play()
+            if message is not None:
+                await viewer.communicator.send_json_to(message)
+                made += 1
+                sent = True
+        await drain(viewers, 0.005 if sent else 0.05)
+    await drain(viewers, 0.3)
+    cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+    for viewer in viewers:
+        await viewer.communicator.disconnect()
+    sent_bytes = sum(viewer.bytes for viewer in viewers)
+    frames = sum(viewer.frames for viewer in viewers)
+    return {
+        "plays": made,
+        "viewers": len(viewers),
+        "cpu_ms_per_play": round(cpu * 1000 / made, 3),
+        "bytes_per_play": round(sent_bytes / made),
+        "frames_per_play": round(frames / made, 2),
+        "bytes_per_frame": round(sent_bytes / max(frames, 1)),
+        "wall_seconds": round(wall, 2),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--plays", type=int, default=600)
+    parser.add_argument("--watchers", type=int, default=0, help="viewers who only watch, besides the five players")
+    parser.add_argument("--profile", help="write a cProfile of the run to this file")
+    options = parser.parse_args()
+    with tempfile.TemporaryDirectory() as scratch:
+        table_id, players = setup(Path(scratch) / "play-cost.sqlite3")
+        profiler = cProfile.Profile() if options.profile else None
+        if profiler:
+            profiler.enable()
+        result = asyncio.run(run(table_id, players, options.plays, options.watchers))
+        if profiler:
+            profiler.disable()
+            profiler.dump_stats(options.profile)
+    print(json.dumps(result))
+
+
+if __name__ == "__main__":
+    main()

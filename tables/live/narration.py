@@ -1,0 +1,77 @@
+"""The log of a round in words: one line per event a player would notice, never a hidden card."""
+
+from __future__ import annotations
+
+from tables.engine import Event, EventKind
+from tables.engine import GameRound
+from tables.live.cards import CardView
+
+# Lines of the log a table shows (the replay shows every step).
+LOG_LINES = 14
+
+
+def log_lines(engine: GameRound, names: dict[int, str]) -> list[str]:
+    lines: list[str] = []
+    dealer_cards = 0
+    awaits_card = False  # the last line was a hit, double or split: its card joins it
+    for event in engine.events:
+        if event.kind is EventKind.DEAL_CARD:
+            if event.seat is None:
+                dealer_cards += 1
+                if dealer_cards == 1:
+                    lines.append(f"Dealer shows {CardView(event.card).label}.")
+                    continue
+            elif awaits_card:
+                lines[-1] = f"{lines[-1][:-1]}: {CardView(event.card).label}."
+                awaits_card = False
+                continue
+        line = narrate(event, names)
+        if line:
+            lines.append(line)
+            awaits_card = event.kind in (EventKind.HIT, EventKind.DOUBLE, EventKind.SPLIT)
+    return lines[-LOG_LINES:]
+
+
+def _who(seat: int | None, names: dict[int, str]) -> str:
+    return names.get(seat, f"Seat {seat}") if seat is not None else "Dealer"
+
+
+def narrate(event: Event, names: dict[int, str]) -> str | None:
+    """One event in words, or None for events the log leaves out. Never names a hidden card."""
+    who = _who(event.seat, names)
+    by_timer = " (time ran out)" if event.actor == "timer" else ""
+    kind = event.kind
+    if kind is EventKind.BET:
+        return f"{who} bets {-event.chips}."
+    if kind is EventKind.PASS:
+        return f"{who} passes."
+    if kind is EventKind.LEFT_OUT:
+        return f"{who} missed the betting window."
+    if kind is EventKind.DEAL_CARD:
+        if event.seat is None:
+            return f"Dealer {'draws' if event.face_up else 'takes the hole card'}{'' if not event.face_up else ' ' + CardView(event.card).label}."
+        return None
+    if kind is EventKind.INSURANCE_TAKEN:
+        return f"{who} takes insurance for {-event.chips}."
+    if kind is EventKind.INSURANCE_DECLINED:
+        return f"{who} declines insurance{by_timer}."
+    if kind is EventKind.PEEK:
+        return "Dealer checks for blackjack: " + ("blackjack!" if event.outcome == "blackjack" else "no blackjack.")
+    if kind in (EventKind.HIT, EventKind.STAND, EventKind.SPLIT, EventKind.SURRENDER):
+        verb = {EventKind.HIT: "hits", EventKind.STAND: "stands", EventKind.SPLIT: "splits", EventKind.SURRENDER: "surrenders"}[kind]
+        return f"{who} {verb}{by_timer}."
+    if kind is EventKind.DOUBLE:
+        return f"{who} doubles for {-event.chips}."
+    if kind is EventKind.HOLE_CARD_REVEALED:
+        return f"Dealer turns the hole card: {CardView(event.card).label}."
+    if kind is EventKind.SHOE_RESHUFFLED:
+        return "The deck ran out: the cards not on the table are reshuffled."
+    if kind is EventKind.INSURANCE_SETTLED:
+        return f"{who}'s insurance {'pays ' + str(event.chips) if event.chips else 'loses'}."
+    if kind is EventKind.SETTLE:
+        outcome = event.outcome or ""
+        paid = f", {event.chips} back" if event.chips else ""
+        return f"{who}, hand {event.hand + 1}: {outcome}{paid}."
+    if kind is EventKind.ROUND_SETTLED:
+        return "Round over."
+    return None

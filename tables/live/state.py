@@ -1,0 +1,214 @@
+"""One version of a table as every viewer sees it, read from the database and the engine state.
+
+`snapshot` reads it (three queries); `snapshot_of` builds it from rows a play
+has just written, so that a process's viewers need no read of their own
+(tables.live.frames). The dealer's hole card is replaced by a face-down card
+until the engine says it was revealed, and neither the shoe nor its seed is
+ever put into a view.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from accounts import ledger
+from tables.engine import Phase, SeatStatus
+from tables.engine import GameRound
+from tables.engine.hand import hand_value
+from tables.engine.state import InsuranceStatus
+from tables.live.cards import CardView
+from tables.live.narration import log_lines
+from tables.models import Round, Seat, Table
+
+PHASE_LABELS = {
+    Phase.BETTING: "Place your bets",
+    Phase.INSURANCE: "Insurance?",
+    Phase.PLAYERS: "Players' turn",
+    Phase.SETTLED: "Round over",
+}
+
+
+@dataclass(frozen=True)
+class HandView:
+    index: int
+    cards: list[CardView]
+    total: int
+    soft: bool
+    bet: int
+    outcome: str | None
+    is_turn: bool
+
+
+@dataclass
+class SeatView:
+    number: int
+    player: str | None
+    is_mine: bool
+    stack: int = 0
+    net: int = 0
+    bet: int = 0
+    insurance: int = 0
+    hands: list[HandView] = field(default_factory=list)
+    status: str = ""
+    is_turn: bool = False
+    leaving: bool = False
+    in_round: bool = False
+
+
+@dataclass(frozen=True)
+class TableState:
+    """Everything about one version of a table that is the same for every viewer.
+
+    Built once per version and shared by the viewers' frames (tables.live.frames):
+    nothing in it may be changed after it is built.
+    """
+
+    table: Table
+    version: int
+    engine: GameRound | None
+    round_id: int | None
+    round_number: int | None
+    seats: tuple[SeatView, ...]  # as a watcher sees them: nobody's seat is "mine"
+    players: dict[int, int]  # seat number -> player id
+    # The seated players' bankrolls as this version was read: their frames
+    # need no query of their own. (A watcher's is read for each frame.)
+    bankrolls: dict[int, int]
+    dealer: list[CardView]
+    dealer_total: int | None
+    log: list[str]
+    commitment: str | None
+    rules: list[str]
+
+    @property
+    def phase(self) -> str:
+        return str(self.engine.phase) if self.engine is not None else "idle"
+
+    @property
+    def phase_label(self) -> str:
+        return PHASE_LABELS.get(self.engine.phase, "") if self.engine is not None else "Waiting for players"
+
+    @property
+    def playing(self) -> bool:
+        return self.engine is not None and self.engine.phase is not Phase.SETTLED
+
+    @property
+    def free_seats(self) -> list[int]:
+        return [seat.number for seat in self.seats if seat.player is None]
+
+
+def snapshot(table_id: int) -> TableState:
+    """The table as it stands, for every viewer: three queries and the engine state."""
+    table = Table.objects.select_related("current_round__shoe").get(pk=table_id)
+    seats = list(table.seats.select_related("player", "account").order_by("number"))
+    round_row = table.current_round
+    seated = [seat for seat in seats if seat.player_id]
+    return snapshot_of(
+        table,
+        seated,
+        [seat.number for seat in seats],
+        round_row,
+        GameRound.from_json(round_row.state) if round_row is not None else None,
+        bankrolls=ledger.bankroll_balances({seat.player_id for seat in seated}),
+        commitment=round_row.shoe.commitment if round_row is not None else None,
+    )
+
+
+def snapshot_of(
+    table: Table,
+    seated: list[Seat],
+    numbers: list[int],
+    round_row: Round | None,
+    engine: GameRound | None,
+    *,
+    bankrolls: dict[int, int],
+    commitment: str | None,
+    names: dict[int, str] | None = None,
+) -> TableState:
+    """A TableState from rows already read: the seated players' seats (with accounts).
+
+    `names` (seat number -> username) is read from the seats' players when not given.
+    """
+    if names is None:
+        names = {seat.number: seat.player.username for seat in seated}
+    turn = engine.to_act() if engine is not None else None
+    by_number = {seat.number: seat for seat in seated}
+    dealer, dealer_total = _dealer(engine)
+    return TableState(
+        table=table,
+        version=table.version,
+        engine=engine,
+        round_id=round_row.pk if round_row is not None else None,
+        round_number=round_row.number if round_row is not None else None,
+        seats=tuple(
+            _seat_view(by_number[n], names[n], engine, turn)
+            if n in by_number
+            else SeatView(number=n, player=None, is_mine=False)
+            for n in numbers
+        ),
+        players={seat.number: seat.player_id for seat in seated},
+        bankrolls=bankrolls,
+        dealer=dealer,
+        dealer_total=dealer_total,
+        log=log_lines(engine, names) if engine is not None else [],
+        commitment=commitment,
+        rules=table.rules.rule_lines(),
+    )
+
+
+def _seat_view(seat: Seat, player: str, engine: GameRound | None, turn) -> SeatView:
+    """An occupied seat, as a watcher sees it."""
+    view = SeatView(
+        number=seat.number,
+        player=player,
+        is_mine=False,
+        stack=seat.account.balance if seat.account_id else 0,
+        net=seat.net,
+        leaving=seat.leaving,
+    )
+    part = engine.seats.get(seat.number) if engine is not None and seat.player_id else None
+    if part is None:
+        view.status = "waiting for the next round" if seat.player_id and engine is not None else ""
+        return view
+    view.in_round = True
+    view.stack = part.stack
+    # view.net stays seat.net: the settled rounds' result; a stake still on the
+    # table is shown as the bet, not yet as a loss.
+    view.bet = part.bet
+    view.insurance = part.insurance
+    view.status = {
+        SeatStatus.WAITING: "betting…",
+        SeatStatus.PASSED: "sits this round out",
+        SeatStatus.LEFT_OUT: "missed the betting window",
+        SeatStatus.BETTING: "",
+    }[part.status]
+    if engine.phase is Phase.INSURANCE and part.insurance_status is InsuranceStatus.PENDING:
+        view.status = "deciding on insurance…"
+    view.is_turn = turn is not None and turn[0] == seat.number
+    view.hands = [
+        HandView(
+            index=i,
+            cards=[CardView(card) for card in hand.cards],
+            total=hand.total,
+            soft=hand.soft,
+            bet=hand.bet,
+            outcome=hand.outcome,
+            is_turn=view.is_turn and turn[1] == i,
+        )
+        for i, hand in enumerate(part.hands)
+    ]
+    return view
+
+
+def _dealer(engine: GameRound | None) -> tuple[list[CardView], int | None]:
+    if engine is None or not engine.dealer.cards:
+        return [], None
+    cards = engine.dealer.cards
+    if engine.hole_revealed:
+        return [CardView(card) for card in cards], engine.dealer.total
+    # DESIGN.md: nothing hidden leaves the server; the hole card is a back.
+    shown = [CardView(cards[0])]
+    if len(cards) > 1:
+        shown.append(CardView("??", face_up=False))
+    return shown, hand_value(cards[:1])[0]
+
+

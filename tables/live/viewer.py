@@ -1,0 +1,88 @@
+"""One viewer's table: the shared version of it, with their seats, their buttons and their bankroll."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import ClassVar
+
+from django.conf import settings
+
+from accounts import ledger
+from accounts.models import User
+from tables.engine import ACTIONS, ActionSpec
+from tables.live.cards import CardView
+from tables.live.controls import Control, controls_for
+from tables.live.state import SeatView, TableState, snapshot
+from tables.models import Table
+from tables.play import access
+
+
+@dataclass
+class TableView:
+    table: Table
+    version: int
+    phase: str
+    phase_label: str
+    round_number: int | None
+    dealer: list[CardView]
+    dealer_total: int | None
+    seats: list[SeatView]
+    controls: list[Control]
+    free_seats: list[int]
+    my_seats: list[int]
+    can_sit: bool
+    can_change_seat: bool
+    deadline: str | None
+    log: list[str]
+    commitment: str | None
+    rules: list[str]
+    default_buy_in: int
+    bankroll: int | None
+    # Every action with its key, for the page's shortcut help (not a field: the same for everyone).
+    actions: ClassVar[tuple[ActionSpec, ...]] = ACTIONS
+
+
+def build(table_id: int, viewer: User | None) -> TableView:
+    state = snapshot(table_id)
+    who = access.viewer_id(viewer)
+    return view_for(state, who, bankroll_in(state, who))
+
+
+def view_for(state: TableState, user_id: int | None, bankroll_chips: int | None) -> TableView:
+    """One viewer's table: their seats, their buttons, their bankroll. No queries."""
+    table = state.table
+    my_seats = [number for number, player in state.players.items() if user_id is not None and player == user_id]
+    free = state.free_seats
+    can_sit = bool(free) and access.may_sit(user_id, table, len(my_seats))
+    seats = [replace(seat, is_mine=True) if seat.number in my_seats else seat for seat in state.seats]
+    engine = state.engine
+    return TableView(
+        table=table,
+        version=state.version,
+        phase=state.phase,
+        phase_label=state.phase_label,
+        round_number=state.round_number,
+        dealer=state.dealer,
+        dealer_total=state.dealer_total,
+        seats=seats,
+        controls=controls_for(table, engine, sorted(my_seats), state.round_number) if engine is not None else [],
+        free_seats=free,
+        my_seats=sorted(my_seats),
+        can_sit=can_sit,
+        can_change_seat=bool(my_seats) and bool(free) and not state.playing and table.seat_count > 1,
+        deadline=table.deadline.isoformat() if table.deadline else None,
+        log=state.log,
+        commitment=state.commitment,
+        rules=state.rules,
+        default_buy_in=settings.DEFAULT_BUY_IN_CHIPS,
+        bankroll=bankroll_chips,
+    )
+
+
+def bankroll_in(state: TableState, user_id: int | None) -> int | None:
+    """The viewer's bankroll: as read with the table if they sit at it, else read now."""
+    if user_id in state.bankrolls:
+        return state.bankrolls[user_id]
+    return ledger.bankroll_balance(user_id) if user_id is not None else None
+
+

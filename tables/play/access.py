@@ -1,0 +1,56 @@
+"""Who may see a table and who may sit at it: the one place these rules are written.
+
+As in Zulip's `access_*` functions, views, consumers, services and history
+ask here and get an answer (a table, or a refusal); templates are given the
+answer, never the rule. A private table (one with an owner) is its owner's
+alone: to anyone else it does not exist. Viewers are named by their user id,
+None for a visitor who is not signed in (`viewer_id`).
+"""
+
+from __future__ import annotations
+
+from tables.models import Table
+from tables.play.errors import TableError
+
+
+class NoSuchTable(TableError):
+    """Refused: the table is missing (`code` "no_table") or someone else's private table ("private")."""
+
+
+def viewer_id(user: object) -> int | None:
+    """The signed-in user's id; None for a visitor (or no user at all)."""
+    return user.pk if getattr(user, "is_authenticated", False) else None
+
+
+def may_watch(user_id: int | None, owner_id: int | None) -> bool:
+    """A public table (no owner) is everyone's to watch; a private one its owner's alone."""
+    return owner_id is None or owner_id == user_id
+
+
+def access_table(user: object, table_id: int) -> Table:
+    """The table, if `user` may see it; NoSuchTable otherwise."""
+    table = Table.objects.filter(pk=table_id).first()
+    if table is None:
+        raise NoSuchTable("This table does not exist.", "no_table")
+    if not may_watch(viewer_id(user), table.owner_id):
+        raise NoSuchTable("This is a private table.", "private")
+    return table
+
+
+def check_may_watch(user: object, table_id: int) -> None:
+    """access_table without loading the table: one indexed read of its owner."""
+    owner = Table.objects.filter(pk=table_id).values_list("owner_id", flat=True)
+    if not owner:
+        raise NoSuchTable("This table does not exist.", "no_table")
+    if not may_watch(viewer_id(user), owner[0]):
+        raise NoSuchTable("This is a private table.", "private")
+
+
+def may_take_another_seat(table: Table, seats_held: int) -> bool:
+    """RULES.md: one seat each, except where the profile lets one account hold several."""
+    return seats_held < table.rules.seats_per_player
+
+
+def may_sit(user_id: int | None, table: Table, seats_held: int) -> bool:
+    """Whether this viewer, holding `seats_held` seats here, may take one more (if one is free)."""
+    return user_id is not None and may_watch(user_id, table.owner_id) and may_take_another_seat(table, seats_held)
