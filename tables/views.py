@@ -13,7 +13,12 @@ from tables.live import viewer
 from tables.live.lobby import lobby_entry
 from tables.models import RoundPhase, RoundSeat, Table
 from tables.play import lobby
-from tables.play.access import NoSuchTable, access_table
+from tables.play.access import (
+    NoSuchTable,
+    access_table,
+    private_tables_of,
+    public_tables,
+)
 from tables.play.errors import TableError
 from tables.play.messages import perform
 
@@ -27,12 +32,12 @@ def _table_or_404(request: HttpRequest, table_id: int) -> Table:
 
 def table_list(request: HttpRequest) -> HttpResponse:
     tables = (
-        Table.objects.filter(owner__isnull=True)
+        public_tables()
         .select_related("current_round")
         .annotate(taken=Count("seats", filter=Q(seats__player__isnull=False)))
         .order_by("id")
     )
-    mine = Table.objects.filter(owner=request.user) if request.user.is_authenticated else Table.objects.none()
+    mine = private_tables_of(request.user)
     return render(
         request,
         "tables/lobby.html",

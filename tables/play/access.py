@@ -9,6 +9,8 @@ None for a visitor who is not signed in (`viewer_id`).
 
 from __future__ import annotations
 
+from django.db.models import QuerySet
+
 from tables.models import Table
 from tables.play.errors import TableError
 
@@ -44,6 +46,17 @@ def check_may_watch(user: object, table_id: int) -> None:
         raise NoSuchTable("This table does not exist.", "no_table")
     if not may_watch(viewer_id(user), owner[0]):
         raise NoSuchTable("This is a private table.", "private")
+
+
+def public_tables() -> QuerySet[Table]:
+    """The tables everyone may watch (the lobby lists them)."""
+    return Table.objects.filter(owner__isnull=True)
+
+
+def private_tables_of(user: object) -> QuerySet[Table]:
+    """The private tables `user` owns; none for a visitor."""
+    who = viewer_id(user)
+    return Table.objects.filter(owner_id=who) if who is not None else Table.objects.none()
 
 
 def may_take_another_seat(table: Table, seats_held: int) -> bool:

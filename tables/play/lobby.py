@@ -6,11 +6,12 @@ from django.db import IntegrityError, transaction
 
 from accounts.models import User
 from tables.models import RuleProfile, Table
+from tables.play.access import private_tables_of
 
 
 def solo_table_for(user: User) -> Table:
     """The player's private atlantic-city table: one seat, a fresh shoe every hand."""
-    table = Table.objects.filter(owner=user, profile=RuleProfile.ATLANTIC_CITY).first()
+    table = private_tables_of(user).filter(profile=RuleProfile.ATLANTIC_CITY).first()
     if table is not None:
         return table
     return Table.objects.create(
