@@ -68,6 +68,24 @@
     document.body.dataset.synced = String(Number(document.body.dataset.synced || 0) + 1);
   });
 
+  // Whose turn it is comes as one small piece (#turn), not with every seat:
+  // mark that seat and hand (the CSS in casino.css does the same with :has()).
+  function markTurn() {
+    var turn = document.getElementById("turn");
+    var seat = turn && turn.dataset.seat;
+    document.querySelectorAll(".seat.turn, .hand.active").forEach(function (el) {
+      el.classList.remove("turn", "active");
+    });
+    if (!seat) return;
+    var article = document.getElementById("seat-" + seat);
+    if (!article) return;
+    article.classList.add("turn");
+    var hand = article.querySelector('.hand[data-hand="' + turn.dataset.hand + '"]');
+    if (hand) hand.classList.add("active");
+  }
+  markTurn();
+  document.addEventListener("htmx:wsAfterMessage", markTurn);
+
   function connection(state) {
     document.body.dataset.connection = state;
   }

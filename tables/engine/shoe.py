@@ -25,6 +25,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+import threading
 from collections import Counter
 from collections.abc import Iterable
 from typing import Any
@@ -34,6 +35,10 @@ from .errors import ErrorCode, IllegalAction
 from .rules import RuleSet
 
 SEED_BYTES = 32
+# Lazy states of seeded shoes, by (seed, reshuffles, position): see CardShoe._remember.
+_RESUMABLE: dict[tuple, tuple] = {}
+_RESUMABLE_SHOES = 512
+_RESUMABLE_LOCK = threading.Lock()
 
 
 def hmac_block(key: bytes, counter: int) -> bytes:
@@ -216,6 +221,7 @@ class CardShoe:
     # -- JSON -----------------------------------------------------------------------
 
     def to_json(self) -> dict[str, Any]:
+        self._remember()
         data: dict[str, Any] = {
             "seed": None if self.seed is None else self.seed.hex(),
             "decks": self.decks,
@@ -240,11 +246,45 @@ class CardShoe:
                 shoe._cards = tuple(data["cards"])
                 shoe._size = len(shoe._cards)
                 shoe._stream = _Stream(shoe._segment_key())
-            # Replaying the draws rebuilds the lazy state exactly.
-            for _ in range(data["position"]):
-                shoe.draw()
+            if not shoe._resume(data["position"]):
+                # Replaying the draws rebuilds the lazy state exactly.
+                for _ in range(data["position"]):
+                    shoe.draw()
         shoe.dealt = data["dealt"]
+        shoe._remember()
         return shoe
+
+    # A shoe is stored as its seed and position and rebuilt by replaying its
+    # draws: one HMAC step per card dealt, hundreds deep into an 8-deck shoe,
+    # for every play that loads the round. A process keeps the lazy state of
+    # the shoes it last stored or loaded (the same state the replay rebuilds),
+    # so loading the round it just saved costs a copy, not a replay.
+
+    def _state_key(self) -> tuple:
+        return (self.seed, self.reshuffles, self._position)
+
+    def _remember(self) -> None:
+        if self.is_stacked:
+            return
+        stream = self._stream
+        state = (tuple(self._displaced.items()), stream.counter, stream.buffer, stream.offset)
+        with _RESUMABLE_LOCK:  # rounds load and store on several threads
+            _RESUMABLE[self._state_key()] = state
+            while len(_RESUMABLE) > _RESUMABLE_SHOES:
+                del _RESUMABLE[next(iter(_RESUMABLE))]  # the oldest first
+
+    def _resume(self, position: int) -> bool:
+        """Take the lazy state at `position` if this process holds it; False to replay instead."""
+        self._position = position
+        with _RESUMABLE_LOCK:
+            state = _RESUMABLE.get(self._state_key())
+        if state is None:
+            self._position = 0
+            return False
+        displaced, counter, buffer, offset = state
+        self._displaced = dict(displaced)
+        self._stream.counter, self._stream.buffer, self._stream.offset = counter, buffer, offset
+        return True
 
     def __repr__(self) -> str:
         kind = "stacked" if self.is_stacked else f"seeded {self.commitment[:12]}"

@@ -23,7 +23,6 @@ class HandStep:
     cards: list[CardView] = field(default_factory=list)
     bet: int = 0
     outcome: str | None = None
-    is_turn: bool = False  # the replay marks the acting seat, not a hand
 
     @property
     def total(self) -> int:

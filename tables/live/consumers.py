@@ -16,7 +16,9 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 from tables.engine import BY_NAME
+from accounts import ledger
 from tables.live import broadcast, frames
+from tables.live.pieces import Sent, frame_for
 from tables.models import Table
 from tables.play import access, services, timers
 from tables.play.errors import TableError
@@ -30,12 +32,22 @@ CLOSE_NOT_FOUND = 4404
 
 class TableConsumer(AsyncWebsocketConsumer):
     table_id: int
-    rendered_version: int = -1
+    # A watcher's bankroll: read on the database thread when it may have
+    # changed (on connect, after their own seat changes, once they are no
+    # longer seated); a seated player's comes with each version of the table.
+    bankroll: int | None = None
+    bankroll_known: bool = False
+
+    @property
+    def rendered_version(self) -> int:
+        return self.sent.version
 
     async def connect(self) -> None:
         timers.remember_loop()
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         self.user = self.scope.get("user")
+        # What this connection was sent: every frame carries only what changed since.
+        self.sent = Sent()
         verdict = await database_sync_to_async(self._may_watch)()
         # Accept, then close with a code: a refused handshake makes the htmx
         # extension retry forever.
@@ -72,7 +84,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         notice = await database_sync_to_async(self._handle)(message)
         if notice is not None:
             # A refused action changes nothing: say why, and show the table as it stands.
-            await self.send_table(notice=notice, force=True)
+            await self.send_table(notice=notice)
 
     def _handle(self, message: dict[str, Any]) -> str | None:
         action = message.get("action")
@@ -106,23 +118,36 @@ class TableConsumer(AsyncWebsocketConsumer):
         # One read of the new version serves every viewer of the table in this
         # process; their frames are then made here, with no database.
         await frames.read(self.table_id, event["version"])
-        cached = frames.cached_frame(self.table_id, self.user, event["version"])
-        if cached is None:  # a watcher, whose bankroll is read for each frame
-            await self.send_table(version=event["version"])
-        else:
-            await self._send_frame(*cached)
-
-    async def send_table(self, notice: str | None = None, force: bool = False, version: int | None = None) -> None:
-        html, version = await database_sync_to_async(frames.render_frame)(
-            self.table_id, self.user, notice, version=version
-        )
-        await self._send_frame(html, version, force)
-
-    async def _send_frame(self, html: str, version: int, force: bool = False) -> None:
-        if version < self.rendered_version and not force:
+        table = frames.cached(self.table_id, event["version"])
+        if table is None or not self._knows_bankroll(table):
+            await self.send_table()  # on the database thread
             return
-        self.rendered_version = max(version, self.rendered_version)
-        await self.send(text_data=html)
+        await self._send(frame_for(table, self.user, self._bankroll_in(table), None, self.sent))
+
+    async def send_table(self, notice: str | None = None) -> None:
+        """Bring this viewer up to the table as it stands (with `notice`, the answer to their click)."""
+        await self._send(await database_sync_to_async(self._frame)(notice))
+
+    def _frame(self, notice: str | None) -> str:
+        table = frames.rendered(self.table_id)
+        if not self._knows_bankroll(table):
+            self.bankroll = ledger.bankroll_balance(access.viewer_id(self.user))
+            self.bankroll_known = True
+        return frame_for(table, self.user, self._bankroll_in(table), notice, self.sent)
+
+    def _knows_bankroll(self, table: frames.Rendered) -> bool:
+        who = access.viewer_id(self.user)
+        if who is None or who in table.state.bankrolls:
+            self.bankroll_known = False  # seated: it comes with the table; once they stand up, read it again
+            return True
+        return self.bankroll_known
+
+    def _bankroll_in(self, table: frames.Rendered) -> int | None:
+        return table.state.bankrolls.get(access.viewer_id(self.user), self.bankroll)
+
+    async def _send(self, html: str) -> None:
+        if html:
+            await self.send(text_data=html)
 
 
 def _settle_overdue(table_id: int) -> None:

@@ -29,6 +29,11 @@ class Control:
     # stake typed for one decision is never carried into another.
     amount_id: str = ""
     note: str = ""
+    # The version at which this decision was first offered: the form sends it,
+    # and it stays valid while others play (tables.play.services.check_not_stale).
+    version: int = 0
+    # When the table answers for the player (RULES.md timers): the action bar's countdown.
+    deadline: str | None = None
 
 
 def controls_for(table: Table, engine: GameRound, my_seats: list[int], round_number: int) -> list[Control]:
@@ -47,6 +52,9 @@ def controls_for(table: Table, engine: GameRound, my_seats: list[int], round_num
         if not legal:
             continue
         actions = [BY_NAME[name] for name in legal]
+        decision = table.decisions.get(str(number))
+        version = decision[1] if decision else table.version
+        deadline = table.deadline.isoformat() if table.deadline is not None else None
         if engine.phase is Phase.BETTING:
             stakes = engine.bet_range(number)
             if stakes is None:
@@ -55,11 +63,14 @@ def controls_for(table: Table, engine: GameRound, my_seats: list[int], round_num
                     f"Your stack of {part.stack} is below the minimum bet of {table.min_bet}: "
                     "pass, or leave the table and buy in again."
                 )
-                controls.append(Control(number, 0, actions, note=note))
+                controls.append(Control(number, 0, actions, note=note, version=version, deadline=deadline))
             else:
                 default = engine.default_bet(number, table.default_bet)
                 controls.append(
-                    Control(number, 0, actions, bet_min=stakes.start, bet_max=stakes[-1], bet_default=default)
+                    Control(
+                        number, 0, actions, bet_min=stakes.start, bet_max=stakes[-1], bet_default=default,
+                        version=version, deadline=deadline,
+                    )
                 )
             continue
         # A stake the player may choose (internet: insurance up to half the bet, double for less).
@@ -69,11 +80,11 @@ def controls_for(table: Table, engine: GameRound, my_seats: list[int], round_num
                 controls.append(
                     Control(
                         number, hand, actions, amount_min=stakes.start, amount_max=stakes[-1], amount_label=label,
-                        amount_id=f"{name}-r{round_number}-s{number}-h{hand}",
+                        amount_id=f"{name}-r{round_number}-s{number}-h{hand}", version=version, deadline=deadline,
                     )
                 )
                 break
         else:
-            controls.append(Control(number, hand, actions))
+            controls.append(Control(number, hand, actions, version=version, deadline=deadline))
     return controls
 

@@ -6,10 +6,6 @@ from tables.engine import Event, EventKind
 from tables.engine import GameRound
 from tables.live.cards import CardView
 
-# Lines of the log a table shows (the replay shows every step).
-LOG_LINES = 14
-
-
 def log_lines(engine: GameRound, names: dict[int, str]) -> list[str]:
     lines: list[str] = []
     dealer_cards = 0
@@ -29,7 +25,7 @@ def log_lines(engine: GameRound, names: dict[int, str]) -> list[str]:
         if line:
             lines.append(line)
             awaits_card = event.kind in (EventKind.HIT, EventKind.DOUBLE, EventKind.SPLIT)
-    return lines[-LOG_LINES:]
+    return lines
 
 
 def _who(seat: int | None, names: dict[int, str]) -> str:

@@ -36,7 +36,6 @@ class HandView:
     soft: bool
     bet: int
     outcome: str | None
-    is_turn: bool
 
 
 @dataclass
@@ -44,15 +43,22 @@ class SeatView:
     number: int
     player: str | None
     is_mine: bool
+    # The table version at which the seat last changed hands: its forms (Sit here,
+    # Leave table) carry it, so a click made before the seat changed is stale.
+    changed_version: int = 0
+    # "Move here" from the viewer's seat: valid against both seats' last changes.
+    move_version: int = 0
     stack: int = 0
     net: int = 0
     bet: int = 0
     insurance: int = 0
     hands: list[HandView] = field(default_factory=list)
     status: str = ""
-    is_turn: bool = False
     leaving: bool = False
     in_round: bool = False
+    # When the table stops waiting for this seat (its bet, its insurance answer,
+    # its decision): the seat shows the countdown. None when nobody waits on it.
+    deadline: str | None = None
 
 
 @dataclass(frozen=True)
@@ -78,6 +84,9 @@ class TableState:
     log: list[str]
     commitment: str | None
     rules: list[str]
+    # (seat, hand) to act in the players' turn, and that player's name.
+    turn: tuple[int, int] | None = None
+    turn_name: str | None = None
 
     @property
     def phase(self) -> str:
@@ -105,7 +114,7 @@ def snapshot(table_id: int) -> TableState:
     return snapshot_of(
         table,
         seated,
-        [seat.number for seat in seats],
+        {seat.number: seat.changed_version for seat in seats if not seat.player_id},
         round_row,
         GameRound.from_json(round_row.state) if round_row is not None else None,
         bankrolls=ledger.bankroll_balances({seat.player_id for seat in seated}),
@@ -116,7 +125,7 @@ def snapshot(table_id: int) -> TableState:
 def snapshot_of(
     table: Table,
     seated: list[Seat],
-    numbers: list[int],
+    free: dict[int, int],
     round_row: Round | None,
     engine: GameRound | None,
     *,
@@ -126,11 +135,14 @@ def snapshot_of(
 ) -> TableState:
     """A TableState from rows already read: the seated players' seats (with accounts).
 
+    `free` maps each free seat's number to the version at which it last changed hands.
+
     `names` (seat number -> username) is read from the seats' players when not given.
     """
     if names is None:
         names = {seat.number: seat.player.username for seat in seated}
     turn = engine.to_act() if engine is not None else None
+    deadline = table.deadline.isoformat() if table.deadline is not None else None
     by_number = {seat.number: seat for seat in seated}
     dealer, dealer_total = _dealer(engine)
     return TableState(
@@ -140,10 +152,10 @@ def snapshot_of(
         round_id=round_row.pk if round_row is not None else None,
         round_number=round_row.number if round_row is not None else None,
         seats=tuple(
-            _seat_view(by_number[n], names[n], engine, turn)
+            _seat_view(by_number[n], names[n], engine, deadline)
             if n in by_number
-            else SeatView(number=n, player=None, is_mine=False)
-            for n in numbers
+            else SeatView(number=n, player=None, is_mine=False, changed_version=free[n])
+            for n in sorted([*by_number, *free])
         ),
         players={seat.number: seat.player_id for seat in seated},
         bankrolls=bankrolls,
@@ -152,15 +164,18 @@ def snapshot_of(
         log=log_lines(engine, names) if engine is not None else [],
         commitment=commitment,
         rules=table.rules.rule_lines(),
+        turn=tuple(turn) if turn is not None and engine.phase is Phase.PLAYERS else None,
+        turn_name=names.get(turn[0]) if turn is not None else None,
     )
 
 
-def _seat_view(seat: Seat, player: str, engine: GameRound | None, turn) -> SeatView:
-    """An occupied seat, as a watcher sees it."""
+def _seat_view(seat: Seat, player: str, engine: GameRound | None, deadline: str | None) -> SeatView:
+    """An occupied seat, as a watcher sees it; `deadline` is the table's next one."""
     view = SeatView(
         number=seat.number,
         player=player,
         is_mine=False,
+        changed_version=seat.changed_version,
         stack=seat.account.balance if seat.account_id else 0,
         net=seat.net,
         leaving=seat.leaving,
@@ -183,7 +198,12 @@ def _seat_view(seat: Seat, player: str, engine: GameRound | None, turn) -> SeatV
     }[part.status]
     if engine.phase is Phase.INSURANCE and part.insurance_status is InsuranceStatus.PENDING:
         view.status = "deciding on insurance…"
-    view.is_turn = turn is not None and turn[0] == seat.number
+    # Whose turn it is lives in its own piece (TableState.turn), so a seat's
+    # HTML changes only with its own cards, stakes and status.
+    waited_on = (engine.phase is Phase.BETTING and part.status is SeatStatus.WAITING) or (
+        engine.phase is Phase.INSURANCE and part.insurance_status is InsuranceStatus.PENDING
+    )
+    view.deadline = deadline if waited_on else None
     view.hands = [
         HandView(
             index=i,
@@ -192,7 +212,6 @@ def _seat_view(seat: Seat, player: str, engine: GameRound | None, turn) -> SeatV
             soft=hand.soft,
             bet=hand.bet,
             outcome=hand.outcome,
-            is_turn=view.is_turn and turn[1] == i,
         )
         for i, hand in enumerate(part.hands)
     ]

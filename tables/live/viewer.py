@@ -23,6 +23,7 @@ class TableView:
     version: int
     phase: str
     phase_label: str
+    playing: bool  # a round between its betting window and its settlement
     round_number: int | None
     dealer: list[CardView]
     dealer_total: int | None
@@ -38,6 +39,8 @@ class TableView:
     rules: list[str]
     default_buy_in: int
     bankroll: int | None
+    turn: tuple[int, int] | None = None
+    turn_name: str | None = None
     # Every action with its key, for the page's shortcut help (not a field: the same for everyone).
     actions: ClassVar[tuple[ActionSpec, ...]] = ACTIONS
 
@@ -54,13 +57,21 @@ def view_for(state: TableState, user_id: int | None, bankroll_chips: int | None)
     my_seats = [number for number, player in state.players.items() if user_id is not None and player == user_id]
     free = state.free_seats
     can_sit = bool(free) and access.may_sit(user_id, table, len(my_seats))
+    can_change_seat = bool(my_seats) and bool(free) and not state.playing and table.seat_count > 1
     seats = [replace(seat, is_mine=True) if seat.number in my_seats else seat for seat in state.seats]
+    if can_change_seat:
+        mine = next(seat for seat in seats if seat.is_mine)
+        seats = [
+            replace(seat, move_version=max(seat.changed_version, mine.changed_version)) if seat.player is None else seat
+            for seat in seats
+        ]
     engine = state.engine
     return TableView(
         table=table,
         version=state.version,
         phase=state.phase,
         phase_label=state.phase_label,
+        playing=state.playing,
         round_number=state.round_number,
         dealer=state.dealer,
         dealer_total=state.dealer_total,
@@ -69,13 +80,15 @@ def view_for(state: TableState, user_id: int | None, bankroll_chips: int | None)
         free_seats=free,
         my_seats=sorted(my_seats),
         can_sit=can_sit,
-        can_change_seat=bool(my_seats) and bool(free) and not state.playing and table.seat_count > 1,
+        can_change_seat=can_change_seat,
         deadline=table.deadline.isoformat() if table.deadline else None,
         log=state.log,
         commitment=state.commitment,
         rules=state.rules,
         default_buy_in=settings.DEFAULT_BUY_IN_CHIPS,
         bankroll=bankroll_chips,
+        turn=state.turn,
+        turn_name=state.turn_name,
     )
 
 

@@ -150,6 +150,7 @@ class GameBot(Bot):
         pending: Pending | None = None
         thinking_until: float | None = None
         # A fresh connection shows the table as it stands: whatever was in flight is answered or lost.
+        self.frame = frames.Frame()
         self.answered_key = None
         self.seatless_since = self.clock.now()
         while True:
@@ -163,7 +164,7 @@ class GameBot(Bot):
                 wait = min(wait, pending.sent + self.reply_timeout - now)
             raw, now = await self.receive(ws, wait)
             if raw is not None:
-                self.frame = frames.parse(raw)
+                self.frame.update(raw)
                 if pending is not None and self._answers(pending, now):
                     pending = None
             if pending is not None and now - pending.sent > self.reply_timeout:

@@ -1,9 +1,11 @@
 """What a load-test bot reads from a table frame, and what it decides to send.
 
-A frame is the HTML the table's websocket pushes (templates/tables/table.html,
-the `frame` partial): `#status`, `#dealer`, the `#seat-N` articles with their
-`.hand` divs and `data-card` cards, `#notice` and `#controls` with the
-viewer's own buttons. The bot reads it as a browser user would: only what is
+A frame is the HTML the table's websocket pushes (templates/tables/table.html
+partials, tables/live/pieces.py): the pieces that changed for this viewer
+since its last frame (`#status`, `#dealer`, the `#seat-N` articles with their
+`.hand` divs and `data-card` cards, `#notice`, `#controls` with the viewer's
+own buttons) and the `#version` marker. Like a browser, the bot keeps the page
+and swaps in each piece a frame brings (`Frame.update`): it reads only what is
 on the page, never the database.
 """
 
@@ -15,7 +17,8 @@ from dataclasses import dataclass, field
 from tables.engine import PROFILES
 from tables.engine.strategy import basic_strategy
 
-_VERSION = re.compile(r'name="version" value="(\d+)"')
+_VERSION = re.compile(r'id="version" data-version="(\d+)"')
+_NOTICE_PIECE = re.compile(r'<div id="notice"')
 _NOTICE = re.compile(r'<div id="notice" class="notice shown"[^>]*>(.*?)</div>', re.S)
 _STATUS = re.compile(r'<div id="status"[^>]*>\s*<strong>([^<]*)</strong>(?:\s*·\s*round (\d+))?')
 _DEALER = re.compile(r'<section id="dealer".*?</section>', re.S)
@@ -53,6 +56,11 @@ class Frame:
     free_seats: dict[int, int] = field(default_factory=dict)  # seat -> default buy-in
     hands: dict[tuple[int, int], list[str]] = field(default_factory=dict)  # (seat, hand) -> cards, the bot's only
     controls: list[Control] = field(default_factory=list)
+    leaving_seats: set[int] = field(default_factory=set)
+
+    def update(self, html: str) -> None:
+        """Swap in the pieces a frame brings, as the browser does."""
+        _update(self, html)
 
     def decision_key(self) -> tuple | None:
         """What the bot is being asked now; it answers each question once (a new key is a new question)."""
@@ -64,11 +72,19 @@ class Frame:
 
 
 def parse(html: str) -> Frame:
+    """A page that holds just this frame (a first frame holds the whole table)."""
     frame = Frame()
+    frame.update(html)
+    return frame
+
+
+def _update(frame: Frame, html: str) -> None:
+    """Swap in the pieces `html` brings; what it does not bring stays as it was."""
     if match := _VERSION.search(html):
         frame.version = int(match.group(1))
-    if match := _NOTICE.search(html):
-        frame.notice = re.sub(r"\s+", " ", match.group(1)).strip()
+    # A notice answers one click: this frame's, or none.
+    match = _NOTICE.search(html)
+    frame.notice = re.sub(r"\s+", " ", match.group(1)).strip() if match else ""
     if match := _STATUS.search(html):
         frame.phase = match.group(1).strip()
         frame.round = int(match.group(2)) if match.group(2) else None
@@ -76,14 +92,18 @@ def parse(html: str) -> Frame:
         frame.dealer = _CARD.findall(match.group(0))
     for match in _SEAT.finditer(html):
         number, classes, article = int(match.group(1)), match.group(2).split(), match.group(0)
+        _forget_seat(frame, number)
         if "mine" in classes:
-            frame.my_seats.append(number)
-            frame.leaving = frame.leaving or "Leaving when this round ends." in article
+            frame.my_seats = sorted({*frame.my_seats, number})
+            if "Leaving when this round ends." in article:
+                frame.leaving_seats.add(number)
             for hand in _HAND.finditer(article):
                 frame.hands[(number, int(hand.group(1)))] = _CARD.findall(hand.group(2))
         elif "free" in classes and (sit := _SIT.search(article)):
             frame.free_seats[int(sit.group(1))] = int(sit.group(2))
+    frame.leaving = bool(frame.leaving_seats)
     if match := _CONTROLS.search(html):
+        frame.controls = []
         for form in _CONTROL.finditer(match.group(0)):
             body = form.group(1)
             hidden = dict(_HIDDEN.findall(body))
@@ -94,7 +114,15 @@ def parse(html: str) -> Frame:
                 actions=tuple(_BUTTON.findall(body)),
                 bet_min=int(amount.group(1)) if amount else None,
             ))
-    return frame
+
+
+def _forget_seat(frame: Frame, number: int) -> None:
+    """A seat piece replaces all the page showed of that seat."""
+    frame.my_seats = [seat for seat in frame.my_seats if seat != number]
+    frame.leaving_seats.discard(number)
+    frame.free_seats.pop(number, None)
+    for key in [key for key in frame.hands if key[0] == number]:
+        del frame.hands[key]
 
 
 def choose(frame: Frame, profile: str, *, stopping: bool = False) -> dict[str, str] | None:

@@ -160,3 +160,23 @@ def test_a_shoe_round_trips_through_json_mid_deal_and_after_a_reshuffle():
     copy = CardShoe.from_json(shoe.to_json())
     assert deal_all(copy) == deal_all(shoe)
     assert copy.to_json() == shoe.to_json()
+
+
+def test_a_shoe_loaded_from_a_state_this_process_kept_deals_what_a_replay_deals():
+    from tables.engine import shoe as shoe_module
+
+    shoe = CardShoe.from_seed(derive_seed(b"resume".ljust(32, b"."), b"test"), 8)
+    dealt = [shoe.draw() for _ in range(250)]
+    saved = shoe.to_json()
+
+    resumed = CardShoe.from_json(saved)  # takes the kept state: no replay
+    shoe_module._RESUMABLE.clear()
+    replayed = CardShoe.from_json(saved)  # replays 250 draws
+
+    assert [resumed.draw() for _ in range(100)] == [replayed.draw() for _ in range(100)]
+    assert resumed.dealt == replayed.dealt == 350 and len(set(dealt)) > 1
+    # Drawing from the resumed shoe did not change the state kept for position 250.
+    again = CardShoe.from_json(saved)
+    shoe_module._RESUMABLE.clear()
+    fresh = CardShoe.from_json(saved)
+    assert [again.draw() for _ in range(5)] == [fresh.draw() for _ in range(5)]

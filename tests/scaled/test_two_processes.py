@@ -37,6 +37,7 @@ from tables.models import Round, RoundSeat, RuleProfile, Seat, Table
 from tables.play import services
 from tests.conftest import DAPHNE_LOGS, REPO
 from tests.tables.conftest import open_next_window
+from tests.tables.ws import Page
 
 pytestmark = [pytest.mark.scaled, pytest.mark.django_db(transaction=True)]
 
@@ -74,11 +75,15 @@ def buttons(frame: str) -> list[str]:
 
 
 def version(frame: str) -> int:
-    return int(re.search(r'name="version" value="(\d+)"', frame).group(1))
+    """The table version the page shows (its forms may carry older ones, still valid)."""
+    return int(re.search(r'id="version" data-version="(\d+)"', frame).group(1))
 
 
 class Player:
-    """One browser tab's websocket to one process: every frame it pushes, kept in order."""
+    """One browser tab's websocket to one process: the page after each frame it pushes, kept in order.
+
+    Frames carry only what changed; like a browser, the tab swaps them into its page (tests.tables.ws.Page).
+    """
 
     def __init__(self, name: str, seat: int, server_url: str, ws) -> None:
         self.name = name
@@ -86,6 +91,7 @@ class Player:
         self.server_url = server_url
         self.ws = ws
         self.frames: list[str] = []
+        self.page = Page()
         self.new_frame = asyncio.Condition()
         self.reader = asyncio.ensure_future(self._read())
 
@@ -100,13 +106,14 @@ class Player:
             open_timeout=WAIT,
         )
         player = cls(name, seat, server.url, ws)
-        await player.wait_for(lambda frame: 'id="seats"' in frame, "the first frame")
+        await player.wait_for(lambda frame: 'id="seat-1"' in frame, "the first frame")
         return player
 
     async def _read(self) -> None:
         async for frame in self.ws:
             async with self.new_frame:
-                self.frames.append(frame)
+                self.page.apply(frame)
+                self.frames.append(self.page.html)
                 self.new_frame.notify_all()
 
     @property

@@ -326,7 +326,7 @@ async def test_a_foreign_or_missing_origin_is_refused(multi_table, alice, origin
 @pytest.mark.parametrize("origin", [ORIGIN, "http://127.0.0.1:8000", "https://localhost"])
 async def test_our_own_origins_connect(multi_table, alice, origin):
     tab = await Tab.open(multi_table, alice, origin=origin)
-    assert tab.connected and 'id="seats"' in tab.last
+    assert tab.connected and 'id="seats"' in tab.frames[0]
     await tab.close()
 
 

@@ -7,6 +7,8 @@ import re
 import pytest
 
 from tables.live import frames
+from tables.live.pieces import Sent, frame_for, whole_table
+from tables.models import Seat
 from tables.play import services
 from tests.tables.conftest import open_next_window
 from tests.tables.test_verify_shoe import version
@@ -34,9 +36,9 @@ def betting(multi_table, alice, bob):
 
 
 def test_it_shows_each_viewer_their_own_seat_and_buttons_from_one_shared_version(betting, alice, bob, carol):
-    for_alice, _ = frames.render_frame(betting.pk, alice)
-    for_bob, _ = frames.render_frame(betting.pk, bob)
-    for_carol, _ = frames.render_frame(betting.pk, carol)
+    for_alice, _ = whole_table(betting.pk, alice)
+    for_bob, _ = whole_table(betting.pk, bob)
+    for_carol, _ = whole_table(betting.pk, carol)
 
     assert "mine" in seat_html(for_alice, 1) and "Leave table" in seat_html(for_alice, 1)
     assert "mine" not in seat_html(for_alice, 2) and "Leave table" not in seat_html(for_alice, 2)
@@ -54,57 +56,57 @@ def test_it_shows_each_viewer_their_own_seat_and_buttons_from_one_shared_version
 
 def test_it_reads_a_version_once_for_all_its_viewers(betting, alice, bob, carol, django_assert_num_queries):
     current = version(betting)
-    frames.render_frame(betting.pk, alice, version=current)
+    whole_table(betting.pk, alice, version=current)
     # bob's bankroll was read with the table, as he sits at it.
     with django_assert_num_queries(0):
-        frames.render_frame(betting.pk, bob, version=current)
+        whole_table(betting.pk, bob, version=current)
     # carol watches: her bankroll is read for her frame.
     with django_assert_num_queries(1):
-        for_carol, _ = frames.render_frame(betting.pk, carol, version=current)
-    assert '<strong id="bankroll" hx-swap-oob="true">1000</strong>' in for_carol
+        for_carol, _ = whole_table(betting.pk, carol, version=current)
+    assert '<strong id="bankroll">1000</strong>' in for_carol
 
 
 def test_it_shows_the_new_version_after_a_change(betting, alice, bob):
-    before, seen = frames.render_frame(betting.pk, bob)
+    before, seen = whole_table(betting.pk, bob)
     assert ">Deal<" in controls_html(before)
 
     change = services.do_act(betting.pk, alice, "bet", seat=1, amount=10, version=seen)
 
     # Asked with the version of the event that told of the change, the bet is there.
-    after, shown = frames.render_frame(betting.pk, bob, version=change.version)
+    after, shown = whole_table(betting.pk, bob, version=change.version)
     assert shown == change.version
     assert "Bet 10" in seat_html(after, 1)
-    # bob's own seat did not change and keeps its HTML, but not the version its Leave form sends.
-    assert f'name="version" value="{change.version}"' in seat_html(after, 2)
-    assert f'name="version" value="{seen}"' in seat_html(before, 2)
+    # bob's own seat did not change hands: its Leave form still sends the version it changed at.
+    assert seat_html(after, 2) == seat_html(before, 2)
+    assert f'name="version" value="{Seat.objects.get(table=betting, number=2).changed_version}"' in seat_html(after, 2)
 
 
-def test_it_never_mistakes_a_players_text_for_the_version(multi_table, django_user_model, bob):
+def test_it_never_mistakes_a_players_text_for_markup(multi_table, django_user_model, bob):
     from tests.conftest import make_player
 
-    mallory = make_player(django_user_model, "<!--version-->")
+    mallory = make_player(django_user_model, "<!--seat body-->")
     services.do_sit(multi_table.pk, mallory, 1)
 
-    frame, shown = frames.render_frame(multi_table.pk, bob)
+    frame, shown = whole_table(multi_table.pk, bob)
 
-    assert '<span class="player">&lt;!--version--&gt;</span>' in seat_html(frame, 1)
-    assert f'name="version" value="{shown}"' in seat_html(frame, 2)
+    assert '<span class="player">&lt;!--seat body--&gt;</span>' in seat_html(frame, 1)
+    assert 'name="action" value="sit"' in seat_html(frame, 2)
 
 
 def test_it_asks_the_database_for_the_version_when_the_caller_does_not_know_it(betting, alice, bob):
-    frames.render_frame(betting.pk, bob)
+    whole_table(betting.pk, bob)
     services.do_act(betting.pk, alice, "bet", seat=1, amount=10, version=version(betting))
 
     # No event seen yet (say, a refusal notice): not the cached older version.
-    after, _ = frames.render_frame(betting.pk, bob, notice="Not now.")
+    after, _ = whole_table(betting.pk, bob, notice="Not now.")
     assert "Bet 10" in seat_html(after, 1)
 
 
 def test_it_shows_a_notice_to_its_viewer_only(betting, alice, bob):
     current = version(betting)
-    refused, _ = frames.render_frame(betting.pk, alice, "That is not your seat.", version=current)
-    other, _ = frames.render_frame(betting.pk, bob, version=current)
-    again, _ = frames.render_frame(betting.pk, alice, version=current)
+    refused, _ = whole_table(betting.pk, alice, "That is not your seat.", version=current)
+    other, _ = whole_table(betting.pk, bob, version=current)
+    again, _ = whole_table(betting.pk, alice, version=current)
 
     assert 'role="alert"' in refused and "That is not your seat." in refused
     assert "That is not your seat." not in other
@@ -113,19 +115,19 @@ def test_it_shows_a_notice_to_its_viewer_only(betting, alice, bob):
 
 def fresh_read(table_id: int, viewer) -> str:
     frames.forget()
-    return frames.render_frame(table_id, viewer)[0]
+    return whole_table(table_id, viewer)[0]
 
 
 def test_it_takes_a_play_committed_here_without_reading_it_back(
     betting, alice, bob, django_assert_num_queries, django_capture_on_commit_callbacks
 ):
-    frames.render_frame(betting.pk, bob)  # this process holds the version before the bet
+    whole_table(betting.pk, bob)  # this process holds the version before the bet
 
     with django_capture_on_commit_callbacks(execute=True):
         change = services.do_act(betting.pk, alice, "bet", seat=1, amount=10, version=version(betting))
 
     with django_assert_num_queries(0):
-        frame, shown = frames.render_frame(betting.pk, bob, version=change.version)
+        frame, shown = whole_table(betting.pk, bob, version=change.version)
     assert shown == change.version and "Bet 10" in seat_html(frame, 1)
 
 
@@ -144,16 +146,16 @@ def test_a_play_taken_without_a_read_shows_exactly_what_a_read_shows(
         (bob, "hit", 2, {}),
     ]
     for player, action, seat, fields in plays:
-        frames.render_frame(multi_table.pk, carol)  # this process holds the version before the play
+        whole_table(multi_table.pk, carol)  # this process holds the version before the play
         with django_capture_on_commit_callbacks(execute=True):
             change = services.do_act(multi_table.pk, player, action, seat=seat, version=version(multi_table), **fields)
         assert frames.holds(multi_table.pk, change.version), f"{action} was read, not taken"
-        taken = {viewer: frames.render_frame(multi_table.pk, viewer, version=change.version)[0] for viewer in (alice, bob, carol)}
+        taken = {viewer: whole_table(multi_table.pk, viewer, version=change.version)[0] for viewer in (alice, bob, carol)}
         for viewer, frame in taken.items():
             assert frame == fresh_read(multi_table.pk, viewer), f"{viewer} after {action}"
 
     # The play that ends the round changes seats and ledger: it is read back, not taken.
-    frames.render_frame(multi_table.pk, carol)
+    whole_table(multi_table.pk, carol)
     with django_capture_on_commit_callbacks(execute=True):
         change = services.do_act(multi_table.pk, bob, "stand", seat=2, version=version(multi_table))
     assert not frames.holds(multi_table.pk, change.version)
@@ -161,24 +163,13 @@ def test_a_play_taken_without_a_read_shows_exactly_what_a_read_shows(
 
 
 def test_it_reads_the_table_after_a_version_it_did_not_see(betting, alice, bob, carol, django_assert_num_queries):
-    frames.render_frame(betting.pk, bob)
+    whole_table(betting.pk, bob)
     services.do_sit(betting.pk, carol, 3)  # a version this process never rendered
     change = services.do_act(betting.pk, alice, "bet", seat=1, amount=10, version=version(betting))
 
-    frame, _ = frames.render_frame(betting.pk, bob, version=change.version)
+    frame, _ = whole_table(betting.pk, bob, version=change.version)
 
     assert "carol" in seat_html(frame, 3) and "Bet 10" in seat_html(frame, 1)
-
-
-def test_it_leaves_a_watchers_frame_to_the_database_thread(betting, bob, carol):
-    current = version(betting)
-    frames.render_frame(betting.pk, bob, version=current)
-
-    # bob sits here: his frame needs nothing the version did not read. carol's bankroll is not in it.
-    assert frames.cached_frame(betting.pk, bob, current) is not None
-    assert frames.cached_frame(betting.pk, carol, current) is None
-    # Nor is a version this process has not read.
-    assert frames.cached_frame(betting.pk, bob, current + 1) is None
 
 
 @pytest.mark.django_db(transaction=True)
@@ -204,3 +195,88 @@ async def test_the_viewers_told_of_one_change_wait_for_one_read(monkeypatch):
 
     assert reads == [table.version]
     assert frames.holds(table.pk, table.version)
+
+
+def piece_ids(frame: str) -> list[str]:
+    """The ids of a frame's top-level pieces, in order (htmx's ws extension swaps each by id)."""
+    ids, depth = [], 0
+    for match in re.finditer(r"<(/?)([a-z]+)([^>]*)>", frame):
+        closing, tag, attributes = match.groups()
+        if tag in ("input", "br", "img", "meta"):
+            continue
+        if closing:
+            depth -= 1
+            continue
+        if depth == 0:
+            ids.append(re.search(r'id="([^"]+)"', attributes).group(1))
+        if not attributes.rstrip().endswith("/"):
+            depth += 1
+    return ids
+
+
+def test_a_frame_after_a_play_carries_only_the_pieces_that_changed(betting, alice, bob, carol):
+    sent = {viewer: Sent() for viewer in (alice, bob, carol)}
+    for viewer in sent:
+        frame_for(frames.rendered(betting.pk), viewer, 900, None, sent[viewer])
+
+    change = services.do_act(betting.pk, alice, "bet", seat=1, amount=10, version=version(betting))
+    table = frames.rendered(betting.pk, change.version)
+    after = {viewer: frame_for(table, viewer, 900, None, sent[viewer]) for viewer in sent}
+
+    # Everyone sees alice's seat change and the log's new line, and nothing else of the table.
+    assert piece_ids(after[carol]) == ["seat-1", "log-lines", "version"]
+    assert piece_ids(after[bob]) == ["seat-1", "log-lines", "version"]
+    # alice's buttons are gone: she has bet.
+    assert piece_ids(after[alice]) == ["seat-1", "controls", "log-lines", "version"]
+    assert "alice bets 10." in after[carol] and 'hx-swap-oob="beforeend"' in after[carol]
+    assert len(after[carol]) < 1000
+
+
+def test_a_frame_keeps_an_open_decisions_buttons_while_others_play(betting, alice, bob):
+    sent = Sent()
+    first = frame_for(frames.rendered(betting.pk), bob, 1000, None, sent)
+    offered_at = re.search(r'name="version" value="(\d+)"', controls_html(first)).group(1)
+
+    change = services.do_act(betting.pk, alice, "bet", seat=1, amount=10, version=version(betting))
+    after = frame_for(frames.rendered(betting.pk, change.version), bob, 1000, None, sent)
+
+    # bob's Deal button was not sent again, and the version it carries still buys a bet.
+    assert "controls" not in piece_ids(after)
+    services.do_act(betting.pk, bob, "bet", seat=2, amount=10, version=int(offered_at))
+
+
+def test_a_reconnecting_viewer_gets_the_whole_table(betting, alice, bob):
+    sent = Sent()
+    frame_for(frames.rendered(betting.pk), bob, 1000, None, sent)
+    change = services.do_act(betting.pk, alice, "bet", seat=1, amount=10, version=version(betting))
+
+    again = frame_for(frames.rendered(betting.pk, change.version), bob, 1000, None, Sent())
+
+    assert piece_ids(again) == ["bankroll", "status", "turn", "dealer", "notice", "controls", "seats", "log", "version"]
+    assert all(f'id="seat-{n}"' in again for n in range(1, 6))
+    assert "alice bets 10." in again
+
+
+def test_a_viewer_who_skipped_versions_gets_everything_that_changed_since(betting, alice, bob, carol, rig):
+    sent = Sent()
+    frame_for(frames.rendered(betting.pk), carol, 1000, None, sent)
+    # Two plays while carol's connection heard of neither: the bets deal the cards.
+    services.do_act(betting.pk, alice, "bet", seat=1, amount=10, version=version(betting))
+    change = services.do_act(betting.pk, bob, "bet", seat=2, amount=10, version=version(betting))
+
+    later = frame_for(frames.rendered(betting.pk, change.version), carol, 1000, None, sent)
+
+    assert {"seat-1", "seat-2", "status", "dealer", "log-lines"} <= set(piece_ids(later))
+    assert "alice bets 10." in later and "bob bets 10." in later
+    assert f'data-version="{change.version}"' in later
+
+
+def test_a_frame_with_nothing_new_for_its_viewer_is_empty(betting, bob):
+    sent = Sent()
+    table = frames.rendered(betting.pk)
+    frame_for(table, bob, 1000, None, sent)
+
+    assert frame_for(table, bob, 1000, None, sent) == ""
+    # A notice answers a click even when nothing else changed, and is cleared by the next frame.
+    assert piece_ids(frame_for(table, bob, 1000, "Not now.", sent)) == ["notice", "version"]
+    assert piece_ids(frame_for(table, bob, 1000, None, sent)) == ["notice", "version"]

@@ -90,6 +90,7 @@ FRAME = """
     </div>
   </form>
 </section>
+<i id="version" data-version="42"></i>
 """
 
 
@@ -104,6 +105,20 @@ def test_a_bot_reads_the_frame_and_plays_basic_strategy():
     assert frames.choose(frames.parse(without_surrender), "atlantic-city-multi") == {
         "seat": "1", "hand": "0", "version": "42", "action": "hit",
     }
+
+
+def test_a_bot_keeps_its_page_and_swaps_in_what_a_later_frame_brings():
+    frame = frames.parse(FRAME)
+    # The next frame: bob's seat changed and the bot's buttons are gone; nothing else was sent.
+    frame.update(
+        '<article id="seat-2" class="seat" aria-label="Seat 2"><div class="hand" data-hand="0"><div class="cards">'
+        '<span data-card="5D">5♦</span></div></div></article>'
+        '<section id="controls" class="controls"><p class="help">Nothing to decide right now.</p></section>'
+        '<i id="version" data-version="43"></i>'
+    )
+    assert frame.version == 43 and frame.round == 7 and frame.dealer == ["TS", "hidden"]
+    assert frame.my_seats == [1] and frame.hands == {(1, 0): ["9H", "7C"]}  # its own seat, as it was
+    assert frame.controls == [] and frames.choose(frame, "atlantic-city-multi") is None
 
 
 def test_a_seat_leaving_at_the_rounds_end_is_read_from_a_frame_without_forms():

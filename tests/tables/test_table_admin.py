@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.urls import reverse
 
-from tables.live import frames
+from tables.live.pieces import whole_table
 from tables.models import Table
 from tables.play import services
 from tests.tables.conftest import open_next_window
@@ -62,13 +62,13 @@ def test_it_saves_an_edit_made_while_a_round_was_being_played_without_undoing_th
 
 def test_it_shows_viewers_the_new_limits_at_once(staff, multi_table, alice, bob):
     services.do_sit(multi_table.pk, alice, 1)
-    before, _ = frames.render_frame(multi_table.pk, bob)
+    before, _ = whole_table(multi_table.pk, bob)
     assert 'name="buy_in" value="100" min="1"' in before
 
     form = edit_form(Table.objects.get(pk=multi_table.pk), min_bet=5)
     staff.post(reverse("admin:tables_table_change", args=[multi_table.pk]), form)
 
-    after, _ = frames.render_frame(multi_table.pk, bob)
+    after, _ = whole_table(multi_table.pk, bob)
     assert 'name="buy_in" value="100" min="5"' in after
 
 

@@ -20,12 +20,72 @@ def _session_cookie(user) -> str:
     return client.cookies["sessionid"].value
 
 
+class Page:
+    """The table page as a browser holds it: each frame's pieces swapped in by id (htmx's ws extension)."""
+
+    ORDER = ("bankroll", "status", "turn", "dealer", "seats", "notice", "controls", "log", "version")
+
+    def __init__(self) -> None:
+        self.pieces: dict[str, str] = {}
+        self.seats: dict[int, str] = {}
+        self.log_lines: list[str] = []
+
+    def apply(self, frame: str) -> None:
+        for piece_id, html in top_level_pieces(frame):
+            if piece_id == "seats":
+                self.seats = {int(n): seat for seat, n in re.findall(r'(<article id="seat-(\d+)".*?</article>)', html, re.S)}
+            elif piece_id.startswith("seat-"):
+                self.seats[int(piece_id[5:])] = html
+            elif piece_id == "log":
+                self.pieces["log"] = html
+                self.log_lines = re.findall(r"<li>(.*?)</li>", html, re.S)
+            elif piece_id == "log-lines":  # hx-swap-oob="beforeend": new lines of the round
+                self.log_lines += re.findall(r"<li>(.*?)</li>", html, re.S)
+            else:
+                self.pieces[piece_id] = html
+
+    @property
+    def html(self) -> str:
+        parts = []
+        for piece_id in self.ORDER:
+            if piece_id == "seats":
+                parts += [self.seats[n] for n in sorted(self.seats)]
+            elif piece_id == "log":
+                parts.append("<ol>" + "".join(f"<li>{line}</li>" for line in self.log_lines) + "</ol>")
+            elif piece_id in self.pieces:
+                parts.append(self.pieces[piece_id])
+        return "\n".join(parts)
+
+
+def top_level_pieces(frame: str) -> list[tuple[str, str]]:
+    """A frame's top-level elements, each with its id."""
+    pieces, depth, start, current = [], 0, 0, None
+    for match in re.finditer(r"<(/?)([a-z]+)([^>]*)>", frame):
+        closing, tag, attributes = match.groups()
+        if tag in ("input", "br", "img", "meta"):
+            continue
+        if closing:
+            depth -= 1
+            if depth == 0:
+                pieces.append((current, frame[start : match.end()]))
+            continue
+        if depth == 0:
+            start, current = match.start(), re.search(r'id="([^"]+)"', attributes).group(1)
+        depth += 1
+    return pieces
+
+
 class Tab:
-    """One websocket to a table: send the page's forms, read the frames it pushes."""
+    """One websocket to a table: send the page's forms, read the frames it pushes.
+
+    `frames` holds each frame as it came; `last` and what `receive` returns
+    are the page as it stands after the frame (a frame carries only what changed).
+    """
 
     def __init__(self, communicator: WebsocketCommunicator) -> None:
         self.communicator = communicator
         self.frames: list[str] = []
+        self.page = Page()
 
     @classmethod
     async def open(cls, table, user=None, *, origin: str = ORIGIN, expect_open: bool = True) -> Tab:
@@ -42,18 +102,20 @@ class Tab:
         return tab
 
     async def receive(self, timeout: float = 5) -> str:
+        """The next frame, applied: the page as it stands after it."""
         frame = await self.communicator.receive_from(timeout=timeout)
         self.frames.append(frame)
-        return frame
+        self.page.apply(frame)
+        return self.last
 
     async def receive_until(self, text: str, timeout: float = 5) -> str:
-        """The latest frame if it contains `text`, else frames until one does."""
-        if self.frames and text in self.frames[-1] and await self.communicator.receive_nothing(timeout=0.05):
-            return self.frames[-1]
+        """The page once it shows `text`: now, if it does and nothing more is coming, else after more frames."""
+        if self.frames and text in self.last and await self.communicator.receive_nothing(timeout=0.05):
+            return self.last
         while True:
-            frame = await self.receive(timeout=timeout)
-            if text in frame:
-                return frame
+            page = await self.receive(timeout=timeout)
+            if text in page:
+                return page
 
     async def drain(self) -> None:
         while not await self.communicator.receive_nothing(timeout=0.2):
@@ -61,7 +123,8 @@ class Tab:
 
     @property
     def last(self) -> str:
-        return self.frames[-1]
+        """The page as it stands after the latest frame."""
+        return self.page.html
 
     @property
     def version(self) -> str:
@@ -88,9 +151,10 @@ class Tab:
         sent = int(self.version)
         await self.send(action, seat, version=str(sent), hand=fields.pop("hand", 0), **fields)
         while True:
-            frame = await self.receive()
+            page = await self.receive()
+            frame = self.frames[-1]
             if notice(frame) or (frame_version(frame) or 0) > sent:
-                return frame
+                return page
 
     async def close(self) -> None:
         await self.communicator.disconnect()
@@ -102,5 +166,6 @@ def notice(frame: str) -> str:
 
 
 def frame_version(frame: str) -> int | None:
-    match = re.search(r'name="version" value="(\d+)"', frame)
+    """The table version a frame brings the page to (frames carry only what changed, and this marker)."""
+    match = re.search(r'id="version" data-version="(\d+)"', frame)
     return int(match.group(1)) if match else None

@@ -1,0 +1,180 @@
+"""One viewer's frame: the pieces of the table whose HTML changed since this connection last got them.
+
+A table page is a handful of pieces with stable ids (the bankroll, the
+status, the dealer, each seat, the viewer's notice and buttons, the log). A
+connection remembers what it was sent (`Sent`), and each frame carries only
+the pieces whose HTML differs for that viewer, plus the version marker; the
+log gets its new lines appended. A new connection (a page load, a reconnect)
+starts with nothing sent, so its first frame is the whole table, and a viewer
+who skipped versions gets whatever changed since the version it has.
+
+Forms carry the version they are valid from, not the table's latest: a seat's
+forms the version at which it last changed hands, a decision's buttons the
+version at which it was offered. So a piece stays the same while others play,
+and is not sent again (tables.play.services: check_seat_not_stale,
+check_not_stale). htmx's ws extension swaps every top-level element of a
+frame by its id.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass, field
+
+from django.template.loader import render_to_string
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import mark_safe
+
+from accounts.models import User
+from accounts import ledger
+from tables.live.frames import Rendered, rendered
+from tables.live.state import SeatView
+from tables.live.viewer import TableView, view_for
+from tables.play.access import viewer_id
+
+TEMPLATE = "tables/table.html"
+# Where the seats go in the #seats box, and a seat's body in the seat. A raw
+# "<" can only come from the template: everything a player typed is escaped.
+PIECES_SLOT = mark_safe("<!--seats-->")
+BODY_SLOT = mark_safe("<!--seat body-->")
+
+
+@dataclass
+class Sent:
+    """What one connection has been sent: each piece's HTML by id, and the log so far."""
+
+    pieces: dict[str, str] = field(default_factory=dict)
+    log_round: int | None = None
+    log_lines: list[str] = field(default_factory=list)
+    version: int = -1
+
+
+def frame_for(table: Rendered, viewer: User | None, bankroll: int | None, notice: str | None, sent: Sent) -> str:
+    """The frame that brings this connection up to `table`'s version, and remember it as sent.
+
+    Empty when nothing changed for this viewer. A notice (the answer to one
+    click) is always sent when given, and cleared with the next frame after.
+    """
+    who = viewer_id(viewer)
+    view = view_for(table.state, who, bankroll)
+    pieces = _pieces(table, view, viewer, notice)
+    first = not sent.pieces
+    parts: list[str] = []
+    for piece_id, html in pieces:
+        previous = sent.pieces.get(piece_id)
+        # A notice answers a click: shown again even when the last click got the same answer.
+        if (previous is html or previous == html) and not (notice and piece_id == "notice"):
+            continue
+        sent.pieces[piece_id] = html
+        if not first or not piece_id.startswith("seat-"):
+            parts.append(html)
+    if first:
+        # The #seats box itself, around every seat: a page may have lost some (a reconnect).
+        box = table.kept_piece("seats", lambda: _render("seats", view, viewer, seat_pieces=[PIECES_SLOT]))
+        before, after = box.split(PIECES_SLOT)
+        parts.append(before + "".join(html for piece_id, html in pieces if piece_id.startswith("seat-")) + after)
+    parts.append(_log(table, view, viewer, sent, whole=first))
+    sent.version = max(sent.version, table.version)
+    if not any(parts):
+        return ""
+    # Which version the page now shows (tests and the load test's bots read it).
+    parts.append(table.piece("version", lambda: format_html('<i id="version" data-version="{}"></i>', table.version)))
+    return "".join(parts)
+
+
+def _render(name: str, view: TableView, viewer: User | None, **extra: object) -> str:
+    return compact(render_to_string(f"{TEMPLATE}#{name}", {"view": view, "user": viewer, "notice": None, **extra}))
+
+
+_SPACE = re.compile(r"\s+")
+
+
+def compact(html: str) -> str:
+    """A piece as sent: the template's indentation folded to single spaces (a third of a seat's bytes)."""
+    return mark_safe(_SPACE.sub(" ", html).strip())
+
+
+def _pieces(table: Rendered, view: TableView, viewer: User | None, notice: str | None) -> list[tuple[str, str]]:
+    def render(name: str, **extra: object) -> Callable[[], str]:
+        return lambda: _render(name, view, viewer, **extra)
+
+    who = viewer_id(viewer)
+    pieces: list[tuple[str, str]] = []
+    if view.bankroll is not None:
+        pieces.append(("bankroll", table.kept_piece(("bankroll", view.bankroll), render("bankroll", bankroll=view.bankroll))))
+    status = ("status", view.phase_label, view.round_number, None if view.playing else view.deadline)
+    pieces.append(("status", table.kept_piece(status, render("status"))))
+    turn = ("turn", view.turn, view.turn_name, view.deadline if view.turn else None)
+    pieces.append(("turn", table.kept_piece(turn, render("turn"))))
+    dealer = (tuple(card.code for card in view.dealer), view.dealer_total)
+    pieces.append(("dealer", table.kept_piece(("dealer", *dealer), render("dealer"))))
+    for index, seat in enumerate(view.seats):
+        key = _seat_key(table, index, seat, view)
+        pieces.append((f"seat-{seat.number}", table.piece((key, seat.is_mine), lambda k=key, s=seat: _seat_html(table, k, s, view))))
+    # A notice answers one click: never kept.
+    pieces.append(("notice", render("notice", notice=notice)() if notice else table.kept_piece("no notice", render("notice"))))
+    if view.controls:
+        # A decision looks the same from version to version: its buttons carry the version it was offered at.
+        key = ("controls", tuple(view.my_seats), repr(view.controls))
+    else:
+        # No decision to make: the same few words for everyone in the viewer's position.
+        key = ("no controls", bool(view.my_seats), who is not None, view.can_sit)
+    pieces.append(("controls", table.kept_piece(key, render("controls"))))
+    return pieces
+
+
+def _log(table: Rendered, view: TableView, viewer: User | None, sent: Sent, *, whole: bool) -> str:
+    """The round's log: whole for a new round (or a new connection), else only its new lines."""
+    lines = view.log
+    count = len(sent.log_lines)
+    if not whole and sent.log_round == table.state.round_id and lines[:count] == sent.log_lines:
+        new = lines[count:]
+        sent.log_lines = lines
+        if not new:
+            return ""
+        return format_html('<ol id="log-lines" hx-swap-oob="beforeend">{}</ol>', format_html_join("", "<li>{}</li>", ((line,) for line in new)))
+    sent.log_round, sent.log_lines = table.state.round_id, lines
+    return table.piece("log", lambda: _render("log", view, viewer))
+
+
+def _seat_key(table: Rendered, index: int, seat: SeatView, view: TableView) -> Hashable:
+    """Viewers, and versions, with equal keys see this seat's body alike."""
+    if seat.player is not None:
+        return ("seat body", table.seat_shows[index])
+    # A free seat offers "Sit here" (from the minimum bet), "Move here" (from the viewer's seat) or nothing.
+    moves_from = view.my_seats[0] if view.can_change_seat else None
+    return ("seat body", table.seat_shows[index], view.can_sit, moves_from, seat.move_version, view.table.min_bet)
+
+
+def _seat_html(table: Rendered, key: Hashable, seat: SeatView, view: TableView) -> str:
+    """The seat: its body, the same for every viewer, in the viewer's own shell (theirs: "mine", Leave)."""
+
+    def body() -> str:
+        return compact(render_to_string(f"{TEMPLATE}#seat_body", {"view": view, "seat": seat}))
+
+    def shell() -> str:
+        return compact(render_to_string(f"{TEMPLATE}#seat", {"view": view, "seat": seat, "seat_body": BODY_SLOT}))
+
+    # The <article> around the body: all it shows is in its key, so it is rendered once or twice a table.
+    shell_key = (
+        "seat shell", seat.number, seat.is_mine, seat.player is None, seat.leaving, seat.changed_version
+    )
+    before_body, after_body = table.kept_piece(shell_key, shell).split(BODY_SLOT)
+    return before_body + table.kept_piece(key, body) + after_body
+
+
+def whole_table(
+    table_id: int, viewer: User | None, notice: str | None = None, *, version: int | None = None
+) -> tuple[str, int]:
+    """The whole table for a viewer who has nothing of it yet, and the version it shows (page loads, tests).
+
+    `version` is one the caller knows exists: a held version at least as new
+    is used without asking the database which is newest.
+    """
+    table = rendered(table_id, version)
+    who = viewer_id(viewer)
+    bankroll = table.state.bankrolls[who] if who in table.state.bankrolls else (
+        ledger.bankroll_balance(who) if who is not None else None
+    )
+    return frame_for(table, viewer, bankroll, notice, Sent()), table.version
