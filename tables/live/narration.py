@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tables.engine import Event, EventKind
+from tables.engine import ACTIONS, Event, EventKind
 from tables.engine import GameRound
 from tables.live.cards import CardView
 
@@ -70,4 +70,11 @@ def narrate(event: Event, names: dict[int, str]) -> str | None:
         return f"{who}, hand {event.hand + 1}: {outcome}{paid}."
     if kind is EventKind.ROUND_SETTLED:
         return "Round over."
+    if (action := _ACTION_OF.get(kind)) is not None:
+        # An action with no words of its own yet still shows in the log, by its button's name.
+        staked = f" for {-event.chips}" if event.chips < 0 else ""
+        return f"{who}: {action.label}{staked}{by_timer}."
     return None
+
+
+_ACTION_OF = {spec.event: spec for spec in ACTIONS}

@@ -177,3 +177,13 @@ def test_a_seat_without_a_name_is_called_by_its_number(solo_table, alice, rig):
     assert all_steps[-1].seats[0].player == "Seat 1"
     assert "Seat 1 stands." in captions(all_steps)
     assert all(step.time is None for step in all_steps)
+
+
+def test_every_actions_event_has_words_in_the_log():
+    """The registry is the list of actions: each one's event is narrated, with no list of its own here."""
+    from tables.engine import ACTIONS, Event
+    from tables.live.narration import narrate
+
+    for spec in ACTIONS:
+        line = narrate(Event(seq=1, kind=spec.event, seat=1, hand=0, chips=-10 if spec.stake else 0, actor="player"), {1: "alice"})
+        assert line and line.startswith("alice"), spec.name
