@@ -6,7 +6,26 @@ from tables.models import RuleProfile, SeatResult
 class RocketTableForm(forms.Form):
     """RULES.md rocket-academy: 1 to 7 seats, chosen when the table is created."""
 
-    seats = forms.IntegerField(min_value=1, max_value=7, initial=3, label="Seats")
+    seats = forms.IntegerField(
+        min_value=1, max_value=7, initial=3, label="Seats", help_text="From 1 to 7.",
+        widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+    )
+
+
+class LobbyFilterForm(forms.Form):
+    """The lobby's filters: rule profile, stakes (by the table minimum), a free seat. Each may be left empty.
+
+    `stakes`: (slug, label) pairs, in the order the lobby offers them.
+    """
+
+    profile = forms.ChoiceField(label="Rules", required=False)
+    stakes = forms.ChoiceField(label="Stakes", required=False)
+    free_seat = forms.BooleanField(label="With a free seat", required=False)
+
+    def __init__(self, data=None, *, stakes: list[tuple[str, str]], **kwargs) -> None:
+        super().__init__(data, **kwargs)
+        self.fields["profile"].choices = [("", "All rules"), *RuleProfile.choices]
+        self.fields["stakes"].choices = [("", "All stakes"), *stakes]
 
 
 class HistoryFilterForm(forms.Form):
