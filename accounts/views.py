@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 from django.conf import settings
+from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
@@ -21,7 +22,7 @@ from accounts.services import do_create_account
 @require_http_methods(["GET", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
-        return redirect("profile")
+        return redirect("lobby")
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         # Hashing the password takes a fifth of a second: done before the
@@ -34,7 +35,12 @@ def signup(request: HttpRequest) -> HttpResponse:
             form.add_error("username", "A user with that username already exists.")
         else:
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-            return redirect("profile")
+            # Straight to the tables, with a word on what they have to play with.
+            grant = settings.SIGNUP_GRANT_CHIPS
+            messages.success(
+                request, f"Welcome, {user.username}!" + (f" Here are {grant:,} chips to play with." if grant else "")
+            )
+            return redirect("lobby")
     return render(request, "accounts/signup.html", {"form": form})
 
 
