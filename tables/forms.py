@@ -40,7 +40,7 @@ class HistoryFilterForm(forms.Form):
     def __init__(self, data=None, *, tables: list[tuple[int, str]] | None = None, **kwargs) -> None:
         super().__init__(data, **kwargs)
         self.fields["profile"].choices = [("", "All rules"), *RuleProfile.choices]
-        self.fields["outcome"].choices = [("", "Wins, pushes and losses"), *SeatResult.choices]
+        self.fields["outcome"].choices = [("", "All results"), *SeatResult.choices]
         if tables is None:
             # Nothing renders the form (an htmx fragment, an export): any table id
             # is accepted, and filtering the player's own rows by it cannot show another's.
