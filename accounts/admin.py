@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from django.contrib import admin, messages
 from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
+from django.contrib.humanize.templatetags.humanize import intcomma
 from django.db.models import OuterRef, Q, QuerySet, Subquery
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
@@ -82,8 +83,9 @@ class UserAdmin(DjangoUserAdmin):
         return super().get_queryset(request).annotate(bankroll_balance=Subquery(bankroll[:1]))
 
     @admin.display(description="Bankroll", ordering="bankroll_balance")
-    def bankroll(self, user: User) -> int | None:
-        return user.bankroll_balance
+    def bankroll(self, user: User) -> str | None:
+        # Numbers read alike everywhere: 1,000, as in the top bar and the profile.
+        return None if user.bankroll_balance is None else intcomma(user.bankroll_balance)
 
     def save_model(self, request: HttpRequest, obj: User, form, change: bool) -> None:
         if change:

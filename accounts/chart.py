@@ -1,9 +1,11 @@
-"""The bankroll over time as a small server-rendered SVG line chart (no chart service, no script).
+"""A player's chips over time as a small server-rendered SVG line chart (no chart service, no script).
 
-Pure: give it the balance after each transfer, in order, and it returns the
-SVG markup. The x axis is the transfer's place in the statement, so an evening
-of play reads as clearly as a quiet month; the first and last dates label its
-ends. A long history is cut down to at most `max_points` points, keeping the
+Pure: give it the chips after each transfer, in order, and it returns the
+SVG markup. The profile charts the player's chips, not the bankroll alone
+(`chips_history`): a buy-in only moves chips to a seat, so it is no loss, and
+a session's result shows when its seat cashes out. The x axis is the
+transfer's place in the statement, so an evening of play reads as clearly as
+a quiet month; the first and last dates label its ends. A long history is cut down to at most `max_points` points, keeping the
 first, the last, and the lowest and highest balance of every stretch, so no
 peak or trough disappears.
 """
@@ -15,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from html import escape
 
-# A point: (when, balance after that transfer).
+# A point: (when, chips after that transfer).
 Point = tuple[dt.datetime, int]
 
 
@@ -25,7 +27,7 @@ class Frame:
 
     width: int = 640
     height: int = 220
-    left: int = 64
+    left: int = 76
     right: int = 12
     top: int = 12
     bottom: int = 28
@@ -46,6 +48,41 @@ def balance_history(changes: Sequence[tuple[dt.datetime, int]]) -> list[Point]:
     for when, amount in changes:
         balance += amount
         points.append((when, balance))
+    return points
+
+
+@dataclass(frozen=True)
+class Move:
+    """One transfer of the bankroll's statement, as the chart reads it."""
+
+    when: dt.datetime
+    #: Chips in (+) or out (-) of the bankroll.
+    change: int
+    #: For a buy-in or a cash-out, the seat's ledger account on the other side; None for any other transfer.
+    seat: int | None = None
+
+
+def chips_history(moves: Sequence[Move], *, now: dt.datetime | None = None, at_tables: int | None = None) -> list[Point]:
+    """(when, the player's chips after it) for each bankroll transfer, in statement order.
+
+    The chips are the bankroll plus what was bought in at seats not yet cashed
+    out: a buy-in leaves the total as it was, and a cash-out changes it by the
+    session's result. Given the chips at the tables `now`, a last point says
+    what the player holds at this moment, if play has changed it since.
+    """
+    bankroll = 0
+    bought_in: dict[int, int] = {}
+    points: list[Point] = []
+    for move in moves:
+        bankroll += move.change
+        if move.seat is not None:
+            if move.change < 0:
+                bought_in[move.seat] = bought_in.get(move.seat, 0) - move.change
+            else:
+                bought_in.pop(move.seat, None)  # a cash-out empties its seat
+        points.append((move.when, bankroll + sum(bought_in.values())))
+    if now is not None and at_tables is not None and points and bankroll + at_tables != points[-1][1]:
+        points.append((now, bankroll + at_tables))
     return points
 
 
@@ -75,26 +112,28 @@ def downsample(points: Sequence[Point], max_points: int = 300) -> list[tuple[int
     return kept
 
 
-def summary(points: Sequence[Point]) -> str:
+def summary(points: Sequence[Point], *, title: str = "Bankroll over time") -> str:
     """The chart in words, for its aria-label and title."""
     if not points:
-        return "Bankroll over time: no transfers yet."
+        return f"{title}: no transfers yet."
     first_when, first = points[0]
     last_when, last = points[-1]
     balances = [balance for _, balance in points]
     if len(points) == 1:
-        return f"Bankroll over time: {first:,} chips on {first_when:%Y-%m-%d}."
+        return f"{title}: {first:,} chips on {first_when:%Y-%m-%d}."
     return (
-        f"Bankroll over time: from {first:,} chips on {first_when:%Y-%m-%d} to {last:,} chips on "
-        f"{last_when:%Y-%m-%d}, over {len(points):,} transfers; lowest {min(balances):,}, highest {max(balances):,}."
+        f"{title}: from {first:,} chips on {first_when:%Y-%m-%d} to {last:,} chips on "
+        f"{last_when:%Y-%m-%d}; lowest {min(balances):,}, highest {max(balances):,}."
     )
 
 
-def bankroll_svg(points: Sequence[Point], *, max_points: int = 300, frame: Frame = Frame()) -> str:
-    """The SVG markup of the bankroll chart; an empty string when there is nothing to draw."""
+def bankroll_svg(
+    points: Sequence[Point], *, max_points: int = 300, frame: Frame = Frame(), title: str = "Bankroll over time"
+) -> str:
+    """The SVG markup of the chart; an empty string when there is nothing to draw."""
     if not points:
         return ""
-    label = escape(summary(points))
+    label = escape(summary(points, title=title))
     kept = downsample(points, max_points)
     balances = [balance for _, balance in points]
     low, high = min(balances), max(balances)

@@ -4,8 +4,10 @@ from accounts import ledger
 
 
 def bankroll(request: HttpRequest) -> dict[str, int | None]:
-    """The signed-in player's bankroll, shown on every page (id="bankroll")."""
+    """The signed-in player's chips, shown on every page: the bankroll (id="bankroll") and
+    the chips at the tables they sit at (id="at-tables"), read together."""
     user = getattr(request, "user", None)
     if user is None or not user.is_authenticated:
-        return {"bankroll": None}
-    return {"bankroll": ledger.bankroll_balance(user.pk)}
+        return {"bankroll": None, "at_tables": None}
+    chips, at_tables = ledger.chips_of(user.pk)
+    return {"bankroll": chips, "at_tables": at_tables}

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import F
+from django.db.models import F, Sum
 
 from accounts.models import (
     OVERDRAFT_KINDS,
@@ -153,6 +153,37 @@ def bankroll_balances(user_ids: set[int]) -> dict[int, int]:
         return {}
     rows = LedgerAccount.objects.filter(kind=AccountKind.BANKROLL, user_id__in=user_ids)
     return dict(rows.values_list("user_id", "balance"))
+
+
+def at_tables_balance(user_id: int) -> int:
+    """The chips a player has at the tables: the sum of their seat stacks (0 if none), one indexed read."""
+    rows = LedgerAccount.objects.filter(kind=AccountKind.SEAT, user_id=user_id)
+    return rows.aggregate(total=Sum("balance"))["total"] or 0
+
+
+def at_tables_balances(user_ids: set[int]) -> dict[int, int]:
+    """Several players' chips at the tables, by user id, in one read (0 for a player with none)."""
+    if not user_ids:
+        return {}
+    rows = (
+        LedgerAccount.objects.filter(kind=AccountKind.SEAT, user_id__in=user_ids)
+        .values("user_id")
+        .annotate(total=Sum("balance"))
+        .values_list("user_id", "total")
+    )
+    return {user_id: 0 for user_id in user_ids} | dict(rows)
+
+
+def chips_of(user_id: int) -> tuple[int | None, int]:
+    """(bankroll, chips at the tables) for the top bar, in one read; the bankroll is None if there is none."""
+    rows = (
+        LedgerAccount.objects.filter(kind__in=[AccountKind.BANKROLL, AccountKind.SEAT], user_id=user_id)
+        .values("kind")
+        .annotate(total=Sum("balance"))
+        .values_list("kind", "total")
+    )
+    totals = dict(rows)
+    return totals.get(AccountKind.BANKROLL), totals.get(AccountKind.SEAT) or 0
 
 
 def open_bankroll(user: User) -> LedgerAccount:

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 from django.conf import settings
+from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
@@ -14,14 +15,19 @@ from django.views.decorators.http import require_http_methods
 
 from accounts import chart, ledger
 from accounts.forms import SignupForm
-from accounts.models import Transfer
+from accounts.models import AccountKind, LedgerAccount, Transfer, TransferKind
 from accounts.services import do_create_account
+
+
+# The transfers between the bankroll and a seat of the player's: chips moved, not won or lost.
+SEAT_MOVES = (TransferKind.BUY_IN, TransferKind.CASH_OUT)
+CHART_TITLE = "Your chips over time"
 
 
 @require_http_methods(["GET", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
-        return redirect("profile")
+        return redirect("lobby")
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         # Hashing the password takes a fifth of a second: done before the
@@ -34,7 +40,12 @@ def signup(request: HttpRequest) -> HttpResponse:
             form.add_error("username", "A user with that username already exists.")
         else:
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-            return redirect("profile")
+            # Straight to the tables, with a word on what they have to play with.
+            grant = settings.SIGNUP_GRANT_CHIPS
+            messages.success(
+                request, f"Welcome, {user.username}!" + (f" Here are {grant:,} chips to play with." if grant else "")
+            )
+            return redirect("lobby")
     return render(request, "accounts/signup.html", {"form": form})
 
 
@@ -61,20 +72,38 @@ def profile(request: HttpRequest) -> HttpResponse:
         row.counterparty = row.source if row.destination_id == bankroll.pk else row.destination
     if request.htmx:
         return render(request, "accounts/profile.html#statement", {"bankroll_account": bankroll, "page": page})
-    # The chart: one query of (when, signed amount) over the whole statement, summed here.
-    changes = (
+    # The chart: one query of the whole statement, summed here into the player's chips (chart.chips_history).
+    rows = (
         Transfer.objects.filter(Q(source=bankroll) | Q(destination=bankroll))
         .annotate(change=signed)
         .order_by("id")
-        .values_list("created_at", "change")
+        .values_list("created_at", "change", "kind", "source_id", "destination_id")
     )
-    history = chart.balance_history([(timezone.localtime(when), change) for when, change in changes])
+    moves = [
+        chart.Move(
+            when=timezone.localtime(when),
+            change=change,
+            seat=(source if change > 0 else destination) if kind in SEAT_MOVES else None,
+        )
+        for when, change, kind, source, destination in rows
+    ]
+    # The seats holding the player's chips now, with their tables: one query.
+    stacks = list(
+        LedgerAccount.objects.filter(kind=AccountKind.SEAT, user=request.user, balance__gt=0)
+        .select_related("seat__table")
+        .order_by("id")
+    )
+    at_tables = sum(account.balance for account in stacks)
+    history = chart.chips_history(moves, now=timezone.localtime(), at_tables=at_tables)
     return render(
         request,
         "accounts/profile.html",
         {
             "bankroll_account": bankroll,
             "page": page,
-            "chart_svg": mark_safe(chart.bankroll_svg(history)),  # every text in it is escaped by accounts.chart
+            "stacks": stacks,
+            "at_tables": at_tables,
+            # Every text in it is escaped by accounts.chart.
+            "chart_svg": mark_safe(chart.bankroll_svg(history, title=CHART_TITLE)),
         },
     )

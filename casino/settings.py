@@ -26,6 +26,9 @@ SECRET_KEY = env_str("SECRET_KEY", _DEV_SECRET_KEY)
 if not DEBUG and SECRET_KEY == _DEV_SECRET_KEY:
     raise ImproperlyConfigured("Set SECRET_KEY: DEBUG is off and the development key is not secret.")
 
+# The casino's name: the top bar, page titles and the admin's header.
+SITE_NAME = env_str("SITE_NAME", "Casino")
+
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 
@@ -76,6 +79,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "casino.context_processors.site",
                 "accounts.context_processors.bankroll",
             ],
         },

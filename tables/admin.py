@@ -37,10 +37,11 @@ class SeatInline(admin.TabularInline):
 
 @admin.register(Table)
 class TableAdmin(admin.ModelAdmin):
-    list_display = ("name", "profile", "seat_count", "min_bet", "max_bet", "owner", "version", "deadline")
+    list_display = ("name", "profile", "seat_count", "min_bet", "max_bet", "owner", "created_by", "version", "deadline")
     list_filter = ("profile",)
-    search_fields = ("name", "owner__username")
-    readonly_fields = ("version", "current_round", "deadline", "created_at")
+    search_fields = ("name", "owner__username", "created_by__username")
+    list_select_related = ("owner", "created_by")
+    readonly_fields = ("version", "current_round", "deadline", "created_by", "created_at")
     inlines = [SeatInline]
 
     def get_readonly_fields(self, request: HttpRequest, obj: Table | None = None):

@@ -6,7 +6,26 @@ from tables.models import RuleProfile, SeatResult
 class RocketTableForm(forms.Form):
     """RULES.md rocket-academy: 1 to 7 seats, chosen when the table is created."""
 
-    seats = forms.IntegerField(min_value=1, max_value=7, initial=3, label="Seats")
+    seats = forms.IntegerField(
+        min_value=1, max_value=7, initial=3, label="Seats", help_text="From 1 to 7.",
+        widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+    )
+
+
+class LobbyFilterForm(forms.Form):
+    """The lobby's filters: rule profile, stakes (by the table minimum), a free seat. Each may be left empty.
+
+    `stakes`: (slug, label) pairs, in the order the lobby offers them.
+    """
+
+    profile = forms.ChoiceField(label="Rules", required=False)
+    stakes = forms.ChoiceField(label="Stakes", required=False)
+    free_seat = forms.BooleanField(label="With a free seat", required=False)
+
+    def __init__(self, data=None, *, stakes: list[tuple[str, str]], **kwargs) -> None:
+        super().__init__(data, **kwargs)
+        self.fields["profile"].choices = [("", "All rules"), *RuleProfile.choices]
+        self.fields["stakes"].choices = [("", "All stakes"), *stakes]
 
 
 class HistoryFilterForm(forms.Form):
@@ -21,7 +40,7 @@ class HistoryFilterForm(forms.Form):
     def __init__(self, data=None, *, tables: list[tuple[int, str]] | None = None, **kwargs) -> None:
         super().__init__(data, **kwargs)
         self.fields["profile"].choices = [("", "All rules"), *RuleProfile.choices]
-        self.fields["outcome"].choices = [("", "Wins, pushes and losses"), *SeatResult.choices]
+        self.fields["outcome"].choices = [("", "All results"), *SeatResult.choices]
         if tables is None:
             # Nothing renders the form (an htmx fragment, an export): any table id
             # is accepted, and filtering the player's own rows by it cannot show another's.

@@ -49,6 +49,14 @@ class Table(models.Model):
         related_name="private_tables",
         help_text="Set for a private solo table: only its owner may sit there.",
     )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="created_tables",
+        help_text="The player who opened it from the lobby (a solo or Rocket Academy table); empty for the house's tables.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     # The live state: bumped by every change, so a render or an action can say

@@ -1,26 +1,31 @@
 from __future__ import annotations
 
+import hashlib
+
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db.models import Count, Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
+from django.utils.cache import patch_vary_headers
+from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 
-from tables.forms import RocketTableForm
+from tables.engine import ACTIONS, PROFILES
+from tables.forms import LobbyFilterForm, RocketTableForm
 from tables.history.recent import summarise
-from tables.live import viewer
-from tables.live.lobby import lobby_entry
-from tables.models import RoundPhase, RoundSeat, Table
-from tables.play import lobby
-from tables.play.access import (
-    NoSuchTable,
-    access_table,
-    private_tables_of,
-    public_tables,
-)
+from tables.live import lobby, viewer
+from tables.models import RoundPhase, RoundSeat, RuleProfile, Table
+from tables.play import lobby as play_lobby
+from tables.play.access import NoSuchTable, access_table
+from tables.play.rounds import MAX_MISSED_WINDOWS
 from tables.play.errors import TableError
 from tables.play.messages import perform
+
+
+#: The chip tray's buttons at the table ("Add 1" ... "Add 500"), as the help page explains them.
+CHIP_TRAY = (1, 5, 25, 100, 500)
 
 
 def _table_or_404(request: HttpRequest, table_id: int) -> Table:
@@ -30,21 +35,91 @@ def _table_or_404(request: HttpRequest, table_id: int) -> Table:
         raise Http404("No such table.") from None
 
 
+def _lobby(request: HttpRequest, rocket_form: RocketTableForm | None = None, status: int = 200) -> HttpResponse:
+    """The lobby, or for htmx (a filter change, a poll) its live part: the open tables and "Your tables".
+
+    A poll says which version of that part it shows (`seen`); when nothing
+    changed since, the answer is 204 and htmx leaves the page alone, so the
+    list never jumps under a reader's or a keyboard's place.
+    """
+    form = LobbyFilterForm(request.GET or None, stakes=[(slug, label) for slug, label, *_ in lobby.STAKES])
+    lobby_filter = lobby.LobbyFilter.from_cleaned(form.cleaned_data if form.is_valid() else {})
+    tables, more = lobby.open_tables(request.user, lobby_filter)
+    context = {
+        "signed_in": request.user.is_authenticated,
+        "signup_chips": settings.SIGNUP_GRANT_CHIPS,
+        "form": form,
+        "filter": lobby_filter,
+        "query": lobby_filter.query(),
+        "tables": tables,
+        "more": more,
+        "my_tables": lobby.own_tables(request.user),
+    }
+    # The live part's two lists, rendered once: their text is the version a poll compares.
+    open_cards = render_to_string("tables/lobby.html#open_cards", context)
+    my_cards = render_to_string("tables/lobby.html#my_cards", context)
+    seen = hashlib.sha256((open_cards + my_cards).encode()).hexdigest()[:16]
+    context |= {
+        "open_cards": mark_safe(open_cards),  # templates, escaped as they rendered
+        "my_cards": mark_safe(my_cards),
+        "poll": f"{lobby_filter.query()}&seen={seen}".lstrip("&"),
+    }
+    fragment = bool(request.htmx) and not request.htmx.history_restore_request and rocket_form is None
+    if fragment and request.GET.get("seen") == seen:
+        response = HttpResponse(status=204)
+    elif fragment:
+        response = render(request, "tables/lobby.html#live", context | {"oob": True})
+    else:
+        context["rocket_form"] = rocket_form or RocketTableForm()
+        context["common_rules"] = lobby.common_rule_lines(list(PROFILES.values()))
+        response = render(request, "tables/lobby.html", context, status=status)
+    patch_vary_headers(response, ["HX-Request"])
+    return response
+
+
 def table_list(request: HttpRequest) -> HttpResponse:
-    tables = (
-        public_tables()
-        .select_related("current_round")
-        .annotate(taken=Count("seats", filter=Q(seats__player__isnull=False)))
-        .order_by("id")
+    return _lobby(request)
+
+
+def how_to_play(request: HttpRequest) -> HttpResponse:
+    """The help page: each profile's rules in plain words, the buttons and keys, the timers, chips, fair shoes."""
+    defaults = {name: Table._meta.get_field(name).default for name in (
+        "betting_seconds", "insurance_seconds", "decision_seconds", "pause_seconds",
+    )}
+    profiles = [
+        {
+            "slug": slug,
+            "name": name,
+            "rules": PROFILES[slug],
+            "tags": lobby.rule_tags(PROFILES[slug]),
+            "lines": PROFILES[slug].rule_lines(),
+        }
+        for slug, name in RuleProfile.choices
+    ]
+    # A shoe the reader may verify now: the last retired one dealt to them.
+    shoe_id = (
+        RoundSeat.objects.filter(player_id=request.user.pk, round__shoe__retired_at__isnull=False)
+        .order_by("-id")
+        .values_list("round__shoe_id", flat=True)
+        .first()
+        if request.user.is_authenticated
+        else None
     )
-    mine = private_tables_of(request.user)
     return render(
         request,
-        "tables/lobby.html",
+        "tables/help.html",
         {
-            "tables": [lobby_entry(table) for table in tables],
-            "my_tables": mine,
-            "rocket_form": RocketTableForm(),
+            "profiles": profiles,
+            "actions": ACTIONS,
+            "timers": defaults,
+            "missed_windows": MAX_MISSED_WINDOWS,
+            "chips": {
+                "signup": settings.SIGNUP_GRANT_CHIPS,
+                "buy_in": settings.DEFAULT_BUY_IN_CHIPS,
+                "top_up": settings.TOP_UP_CHIPS,
+            },
+            "chip_tray": CHIP_TRAY,
+            "shoe_id": shoe_id,
         },
     )
 
@@ -58,7 +133,7 @@ def table_detail(request: HttpRequest, table_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def play_solo(request: HttpRequest) -> HttpResponse:
-    table = lobby.solo_table_for(request.user)
+    table = play_lobby.solo_table_for(request.user)
     return redirect("table", table_id=table.pk)
 
 
@@ -67,13 +142,10 @@ def play_solo(request: HttpRequest) -> HttpResponse:
 def create_rocket_table(request: HttpRequest) -> HttpResponse:
     form = RocketTableForm(request.POST)
     if not form.is_valid():
-        return render(
-            request,
-            "tables/lobby.html",
-            {"tables": [], "my_tables": [], "rocket_form": form},
-            status=400,
-        )
-    table = lobby.create_rocket_table(request.user, seats=form.cleaned_data["seats"])
+        # The whole lobby again, its tables included, with the form's error; the field takes the focus.
+        form.fields["seats"].widget.attrs["autofocus"] = True
+        return _lobby(request, rocket_form=form, status=400)
+    table = play_lobby.create_rocket_table(request.user, seats=form.cleaned_data["seats"])
     return redirect("table", table_id=table.pk)
 
 

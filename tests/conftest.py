@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import signal
@@ -68,15 +69,14 @@ def carol(django_user_model):
     return make_player(django_user_model, "carol")
 
 
-@pytest.fixture
-def private_channel_layer(settings):
-    """On Redis, a channel layer of the test's own: a fresh key prefix, removed afterwards.
+@contextlib.contextmanager
+def own_channel_layer() -> Iterator[str | None]:
+    """On Redis, a channel layer of the caller's own: a fresh key prefix, removed afterwards.
 
-    Table ids start again at 1 in every test database, so without it a test's
-    consumers would hear the `table-1` events of any other process on the same
-    Redis (a dev server, a load test), and those processes the test's. Yields
-    the prefix, or None on the in-memory layer (private to this process anyway).
+    Yields the prefix, or None on the in-memory layer (private to this process anyway).
     """
+    from django.conf import settings
+
     if not settings.REDIS_URL:
         yield None
         return
@@ -84,19 +84,36 @@ def private_channel_layer(settings):
     import uuid
 
     import redis
+    from django.test import override_settings
 
     prefix = f"test-{uuid.uuid4().hex[:12]}"
     layers = copy.deepcopy(settings.CHANNEL_LAYERS)
     layers["default"]["CONFIG"]["prefix"] = prefix
-    settings.CHANNEL_LAYERS = layers  # channels drops its cached layers on this change
-    yield prefix
-    client = redis.Redis.from_url(settings.REDIS_URL)
     try:
-        keys = list(client.scan_iter(match=f"{prefix}*", count=1000))
-        if keys:
-            client.delete(*keys)
+        # channels drops its cached layers on this change, and again when it is undone.
+        with override_settings(CHANNEL_LAYERS=layers):
+            yield prefix
     finally:
-        client.close()
+        client = redis.Redis.from_url(settings.REDIS_URL)
+        try:
+            keys = list(client.scan_iter(match=f"{prefix}*", count=1000))
+            if keys:
+                client.delete(*keys)
+        finally:
+            client.close()
+
+
+@pytest.fixture
+def private_channel_layer():
+    """On Redis, a channel layer of the test's own (`own_channel_layer`).
+
+    Table ids start again at 1 in every test database, so without it a test's
+    consumers would hear the `table-1` events of any other process on the same
+    Redis (a dev server, a load test), and those processes the test's. Yields
+    the prefix, or None on the in-memory layer.
+    """
+    with own_channel_layer() as prefix:
+        yield prefix
 
 
 # --- Live daphne processes that a test can crash and start again ---------------------------
@@ -187,20 +204,26 @@ class Daphne:
             self.process.wait(timeout=10)
 
 
-@pytest.fixture
-def child_env(transactional_db, private_channel_layer, tmp_path) -> dict[str, str]:
-    """The environment of a child process (daphne, manage.py) that shares the test's database and channel layer."""
+def child_environment(tmp_path: Path, channel_prefix: str | None) -> dict[str, str]:
+    """The environment of a child process (daphne, manage.py) on the test database and, on Redis,
+    the channel layer's keys under `channel_prefix` (a settings module written to `tmp_path`)."""
     env = {**os.environ, "DATABASE_URL": database_url_for_child(), "DEBUG": "true", "PYTHONUNBUFFERED": "1"}
-    if private_channel_layer is not None:
+    if channel_prefix is not None:
         # The child's settings are casino.settings with the test's channel-layer prefix.
-        module = f"test_settings_{private_channel_layer.replace('-', '_')}"
+        module = f"test_settings_{channel_prefix.replace('-', '_')}"
         (tmp_path / f"{module}.py").write_text(
             "from casino.settings import *  # noqa: F403\n\n"
-            f"CHANNEL_LAYERS['default']['CONFIG']['prefix'] = {private_channel_layer!r}  # noqa: F405\n"
+            f"CHANNEL_LAYERS['default']['CONFIG']['prefix'] = {channel_prefix!r}  # noqa: F405\n"
         )
         env["DJANGO_SETTINGS_MODULE"] = module
         env["PYTHONPATH"] = os.pathsep.join([str(tmp_path), str(REPO), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
     return env
+
+
+@pytest.fixture
+def child_env(transactional_db, private_channel_layer, tmp_path) -> dict[str, str]:
+    """The environment of a child process (daphne, manage.py) that shares the test's database and channel layer."""
+    return child_environment(tmp_path, private_channel_layer)
 
 
 @pytest.fixture

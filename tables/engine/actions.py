@@ -48,28 +48,45 @@ class ActionSpec:
     stake: str | None
     #: The phase in which it is offered.
     phase: Phase
+    #: What it does, in a sentence a new player understands (the help page; the same at every profile).
+    description: str
 
 
 #: Every action, in the order of the buttons.
 ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec(name="bet", label="Deal", key="d", takes_hand=False, amount=AmountKind.REQUIRED,
-               event=EventKind.BET, stake="bet", phase=Phase.BETTING),
+               event=EventKind.BET, stake="bet", phase=Phase.BETTING,
+               description=(
+                   "Bet the chips in the Bet field and ask for cards; at a shared table the cards "
+                   "come once every seated player has bet or passed, or the betting window closes.")),
     ActionSpec(name="pass", label="Pass", key="p", takes_hand=False, amount=AmountKind.NONE,
-               event=EventKind.PASS, stake=None, phase=Phase.BETTING),
+               event=EventKind.PASS, stake=None, phase=Phase.BETTING,
+               description="Sit this round out and keep your seat."),
     ActionSpec(name="insurance", label="Insurance", key="i", takes_hand=False, amount=AmountKind.OPTIONAL,
-               event=EventKind.INSURANCE_TAKEN, stake="insurance", phase=Phase.INSURANCE),
+               event=EventKind.INSURANCE_TAKEN, stake="insurance", phase=Phase.INSURANCE,
+               description=(
+                   "When the dealer shows an ace: a side bet of up to half your bet that the dealer "
+                   "has blackjack; it pays 2:1.")),
     ActionSpec(name="no_insurance", label="No insurance", key="n", takes_hand=False, amount=AmountKind.NONE,
-               event=EventKind.INSURANCE_DECLINED, stake=None, phase=Phase.INSURANCE),
+               event=EventKind.INSURANCE_DECLINED, stake=None, phase=Phase.INSURANCE,
+               description="Turn insurance down and play on."),
     ActionSpec(name="hit", label="Hit", key="h", takes_hand=True, amount=AmountKind.NONE,
-               event=EventKind.HIT, stake=None, phase=Phase.PLAYERS),
+               event=EventKind.HIT, stake=None, phase=Phase.PLAYERS,
+               description="Take one more card."),
     ActionSpec(name="stand", label="Stand", key="s", takes_hand=True, amount=AmountKind.NONE,
-               event=EventKind.STAND, stake=None, phase=Phase.PLAYERS),
+               event=EventKind.STAND, stake=None, phase=Phase.PLAYERS,
+               description="Keep the total you have; play moves on to the next hand."),
     ActionSpec(name="double", label="Double", key="x", takes_hand=True, amount=AmountKind.OPTIONAL,
-               event=EventKind.DOUBLE, stake="double", phase=Phase.PLAYERS),
+               event=EventKind.DOUBLE, stake="double", phase=Phase.PLAYERS,
+               description=(
+                   "Raise your bet (usually by as much again), take exactly one more card, and "
+                   "finish the hand.")),
     ActionSpec(name="split", label="Split", key="t", takes_hand=True, amount=AmountKind.NONE,
-               event=EventKind.SPLIT, stake="split", phase=Phase.PLAYERS),
+               event=EventKind.SPLIT, stake="split", phase=Phase.PLAYERS,
+               description="Make two hands of a pair, each with its own bet as large as the first."),
     ActionSpec(name="surrender", label="Surrender", key="r", takes_hand=True, amount=AmountKind.NONE,
-               event=EventKind.SURRENDER, stake=None, phase=Phase.PLAYERS),
+               event=EventKind.SURRENDER, stake=None, phase=Phase.PLAYERS,
+               description="Give the hand up and take half your bet back."),
 )
 
 BY_NAME: Mapping[str, ActionSpec] = MappingProxyType({spec.name: spec for spec in ACTIONS})

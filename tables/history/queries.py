@@ -165,11 +165,12 @@ def page_of(rows: QuerySet[RoundSeat], number: object, *, count: int) -> Page:
     )
     page.object_list = list(found)
     for row in page.object_list:
-        row.hand_lines = _hand_lines(row.hands)
+        row.hand_lines = hand_lines(row.hands)
     return page
 
 
-def _hand_lines(hands: Iterable[dict]) -> list[HandLine]:
+def hand_lines(hands: Iterable[dict]) -> list[HandLine]:
+    """Each hand of a history row (or of a round's result) with its cards as the pages draw them."""
     return [
         HandLine(
             cards=[CardView(card) for card in hand.get("cards", [])],

@@ -51,3 +51,15 @@ class CardView:
             self.suit,
         )
 
+    @property
+    def mini(self) -> SafeString:
+        """The card small, in a line of text (the history, game recall): its symbol shown, its name said."""
+        return format_html(
+            '<span class="mini{}" data-card="{}"><span aria-hidden="true">{}{}</span>'
+            '<span class="visually-hidden">{}</span></span>',
+            " red" if self.red else "",
+            self.code,
+            self.rank,
+            self.suit,
+            self.label,
+        )

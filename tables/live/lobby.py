@@ -1,28 +1,204 @@
-"""Tables as the lobby lists them: rules, seats taken and free, a round on or not."""
+"""The lobby's tables as players see them: who sits where, what the round is doing, the rules that set a table apart.
+
+Read fresh for every page and every poll (the lobby refreshes its list every
+few seconds): one query for the tables, one for their seated players, whatever
+their number.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from urllib.parse import urlencode
 
-from tables.models import RoundPhase, Table
+from django.db.models import Count, F, Q, QuerySet
+
+from tables.engine import RuleSet
+from tables.engine.rules import InsuranceRule, SplitAces, SplitBy, Surrender
+from tables.models import RoundPhase, Seat, Table
+from tables.play.access import public_tables, tables_created_by, viewer_id
+
+#: The open tables listed at most; the filters find the rest.
+LIMIT = 60
+
+#: Stakes by the table minimum: (slug, label, lowest minimum, highest minimum or None).
+STAKES: tuple[tuple[str, str, int, int | None], ...] = (
+    ("low", "Low: minimum bet under 5", 1, 4),
+    ("medium", "Medium: minimum bet 5 to 24", 5, 24),
+    ("high", "High: minimum bet 25 or more", 25, None),
+)
+
+PHASE_STATES = {
+    RoundPhase.BETTING: ("betting", "Taking bets"),
+    RoundPhase.INSURANCE: ("playing", "Insurance"),
+    RoundPhase.PLAYERS: ("playing", "Hands in play"),
+}
+
+
+@dataclass(frozen=True)
+class SeatSpot:
+    number: int
+    player: str | None  # None: free
+    mine: bool
 
 
 @dataclass(frozen=True)
 class LobbyTable:
     table: Table
+    tags: list[str]
     rules: list[str]
-    taken: int
-    free: int
-    round_on: bool
+    seats: list[SeatSpot]
+    state: str  # "idle", "betting" or "playing": the state badge's style
+    state_label: str
+    round_number: int | None
+    #: Chips in the viewer's seats here; None when they hold none.
+    my_stack: int | None
+
+    @property
+    def solo(self) -> bool:
+        return self.table.seat_count == 1
+
+    @property
+    def taken(self) -> int:
+        return sum(1 for seat in self.seats if seat.player is not None)
+
+    @property
+    def free(self) -> int:
+        return self.table.seat_count - self.taken
+
+    @property
+    def players(self) -> list[str]:
+        """Each seated player once, in seat order."""
+        return list(dict.fromkeys(seat.player for seat in self.seats if seat.player is not None))
+
+    @property
+    def my_seats(self) -> list[int]:
+        return [seat.number for seat in self.seats if seat.mine]
 
 
-def lobby_entry(table: Table) -> LobbyTable:
-    """`table` must carry the `taken` annotation (seats with a player)."""
-    round_on = table.current_round is not None and table.current_round.phase != RoundPhase.SETTLED
+@dataclass(frozen=True)
+class LobbyFilter:
+    profile: str | None = None
+    stakes: str | None = None
+    free_seat: bool = False
+
+    @classmethod
+    def from_cleaned(cls, data: dict) -> LobbyFilter:
+        return cls(
+            profile=data.get("profile") or None,
+            stakes=data.get("stakes") or None,
+            free_seat=bool(data.get("free_seat")),
+        )
+
+    @property
+    def active(self) -> bool:
+        return bool(self.profile or self.stakes or self.free_seat)
+
+    def query(self) -> str:
+        """The filter as a query string (no leading "?"), for links and the poll."""
+        params = {"profile": self.profile, "stakes": self.stakes, "free_seat": "on" if self.free_seat else None}
+        return urlencode({key: value for key, value in params.items() if value})
+
+    def apply(self, tables: QuerySet[Table]) -> QuerySet[Table]:
+        if self.profile:
+            tables = tables.filter(profile=self.profile)
+        for slug, _, lowest, highest in STAKES:
+            if slug == self.stakes:
+                tables = tables.filter(min_bet__gte=lowest)
+                if highest is not None:
+                    tables = tables.filter(min_bet__lte=highest)
+        if self.free_seat:
+            tables = tables.filter(taken__lt=F("seat_count"))
+        return tables
+
+
+def rule_tags(rules: RuleSet) -> list[str]:
+    """A few words for each rule that sets a profile apart, read from its RuleSet (STYLE.md: never a slug)."""
+    tags = [f"{rules.decks} deck{'s' if rules.decks > 1 else ''}"]
+    tags.append("Fresh shoe every hand" if rules.penetration is None else f"Cut card at {float(rules.penetration):.0%}")
+    tags.append("Dealer peeks" if rules.dealer_peek else "No peek")
+    if rules.original_bets_only:
+        tags.append("Original bets only")
+    tags.append({
+        InsuranceRule.NONE: "No insurance",
+        InsuranceRule.HALF_BET: "Insurance",
+        InsuranceRule.UP_TO_HALF: "Insurance up to half",
+    }[rules.insurance])
+    if rules.double_for_less:
+        tags.append("Double for less")
+    tags.append("Split once" if rules.max_hands == 2 else f"Re-split to {rules.max_hands} hands")
+    if rules.split_by is SplitBy.VALUE:
+        tags.append("Split any tens")
+    if rules.split_aces is SplitAces.PLAY_ON:
+        tags.append("Split aces play on")
+    if rules.surrender is Surrender.LATE:
+        tags.append("Late surrender")
+    return tags
+
+
+def common_rule_lines(profiles: list[RuleSet]) -> list[str]:
+    """The rule lines every profile shares: said once on the page, not on every table."""
+    if not profiles:
+        return []
+    shared = set(profiles[0].rule_lines()).intersection(*(set(p.rule_lines()) for p in profiles[1:]))
+    return [line for line in profiles[0].rule_lines() if line in shared]
+
+
+def _with_counts(tables: QuerySet[Table]) -> QuerySet[Table]:
+    return tables.annotate(
+        taken=Count("seats", filter=Q(seats__player__isnull=False)),
+        # The current round's phase and number, without reading its state.
+        phase=F("current_round__phase"),
+        round_number=F("current_round__number"),
+    ).order_by("id")
+
+
+def open_tables(viewer: object, lobby_filter: LobbyFilter) -> tuple[list[LobbyTable], bool]:
+    """The public tables that match, shared tables first; and whether more matched than are listed."""
+    rows = list(lobby_filter.apply(_with_counts(public_tables()))[: LIMIT + 1])
+    more = len(rows) > LIMIT
+    rows = sorted(rows[:LIMIT], key=lambda table: (table.seat_count == 1, table.pk))
+    return _entries(rows, viewer), more
+
+
+def own_tables(viewer: object) -> list[LobbyTable]:
+    """The tables the viewer opened (solo and Rocket Academy), newest first."""
+    rows = list(_with_counts(tables_created_by(viewer)).order_by("-id")[:LIMIT])
+    return _entries(rows, viewer)
+
+
+def _entries(tables: list[Table], viewer: object) -> list[LobbyTable]:
+    who = viewer_id(viewer)
+    seated: dict[int, dict[int, Seat]] = {}
+    for seat in (
+        Seat.objects.filter(table__in=[t.pk for t in tables], player__isnull=False)
+        .select_related("player", "account")
+        .only("table_id", "number", "player__username", "account__balance")
+    ):
+        seated.setdefault(seat.table_id, {})[seat.number] = seat
+    return [_entry(table, seated.get(table.pk, {}), who) for table in tables]
+
+
+def _entry(table: Table, seated: dict[int, Seat], who: int | None) -> LobbyTable:
+    seats = [
+        SeatSpot(
+            number=number,
+            player=seated[number].player.username if number in seated else None,
+            mine=number in seated and seated[number].player_id == who,
+        )
+        for number in range(1, table.seat_count + 1)
+    ]
+    mine = [seat for seat in seated.values() if seat.player_id == who and seat.account_id]
+    if not seated:
+        state, label = "idle", "Free" if table.seat_count == 1 else "Waiting for players"
+    else:
+        state, label = PHASE_STATES.get(table.phase, ("idle", "Between rounds"))
     return LobbyTable(
         table=table,
+        tags=rule_tags(table.rules),
         rules=table.rules.rule_lines(),
-        taken=table.taken,
-        free=table.seat_count - table.taken,
-        round_on=round_on,
+        seats=seats,
+        state=state,
+        state_label=label,
+        round_number=table.round_number if state != "idle" else None,
+        my_stack=sum(seat.account.balance for seat in mine) if mine else None,
     )

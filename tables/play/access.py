@@ -9,7 +9,7 @@ None for a visitor who is not signed in (`viewer_id`).
 
 from __future__ import annotations
 
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 
 from tables.models import Table
 from tables.play.errors import TableError
@@ -57,6 +57,14 @@ def private_tables_of(user: object) -> QuerySet[Table]:
     """The private tables `user` owns; none for a visitor."""
     who = viewer_id(user)
     return Table.objects.filter(owner_id=who) if who is not None else Table.objects.none()
+
+
+def tables_created_by(user: object) -> QuerySet[Table]:
+    """The tables `user` opened from the lobby (their solo table, their Rocket Academy tables) and may still see."""
+    who = viewer_id(user)
+    if who is None:
+        return Table.objects.none()
+    return Table.objects.filter(Q(owner__isnull=True) | Q(owner_id=who), created_by_id=who)
 
 
 def may_take_another_seat(table: Table, seats_held: int) -> bool:

@@ -21,6 +21,7 @@ def solo_table_for(user: User) -> Table:
         min_bet=1,
         max_bet=100,
         owner=user,
+        created_by=user,
     )
 
 
@@ -32,7 +33,12 @@ def create_rocket_table(user: User, *, seats: int) -> Table:
         try:
             with transaction.atomic():
                 return Table.objects.create(
-                    name=name, profile=RuleProfile.ROCKET_ACADEMY, seat_count=seats, min_bet=1, max_bet=100
+                    name=name,
+                    profile=RuleProfile.ROCKET_ACADEMY,
+                    seat_count=seats,
+                    min_bet=1,
+                    max_bet=100,
+                    created_by=user,
                 )
         except IntegrityError:
             continue

@@ -22,11 +22,22 @@ def adjust(client, users, **data):
     )
 
 
+def test_the_admin_wears_the_sites_name(client, carol_admin, settings):
+    client.force_login(carol_admin)
+    html = client.get(reverse("admin:index")).content.decode()
+    assert "Django administration" not in html
+    assert f"<title>Tables, players and chips | {settings.SITE_NAME} admin</title>" in html
+    assert f'<a href="/admin/">{settings.SITE_NAME} administration</a>' in html
+    client.logout()
+    login = client.get(reverse("admin:login")).content.decode()
+    assert f"{settings.SITE_NAME} administration" in login and "Django administration" not in login
+
+
 def test_it_lists_users_with_their_bankroll(client, carol_admin, alice):
     client.force_login(carol_admin)
     response = client.get(reverse("admin:accounts_user_changelist"))
     assert response.status_code == 200
-    assert b'<td class="field-bankroll">1000</td>' in response.content
+    assert b'<td class="field-bankroll">1,000</td>' in response.content
 
 
 def test_the_grant_action_asks_for_an_amount_and_a_reason(client, carol_admin, alice):

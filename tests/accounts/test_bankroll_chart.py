@@ -1,4 +1,4 @@
-"""The bankroll chart: a pure SVG from the balance history, and its place on the profile page."""
+"""The chips chart: a pure SVG from the player's chips after each transfer, and its place on the profile page."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts import ledger
-from accounts.chart import Frame, balance_history, bankroll_svg, downsample, summary
+from accounts.chart import Frame, Move, balance_history, bankroll_svg, chips_history, downsample, summary
 
 SVG = "{http://www.w3.org/2000/svg}"
 DAY = dt.datetime(2025, 3, 1, 12, 0, tzinfo=dt.UTC)
@@ -54,8 +54,7 @@ def test_the_svg_is_an_accessible_image_with_axes_labels_and_a_title():
     assert root.get("viewBox") == "0 0 640 220"
     label = root.get("aria-label")
     assert label == (
-        "Bankroll over time: from 1,000 chips on 2025-03-01 to 800 chips on 2025-03-05, "
-        "over 5 transfers; lowest 800, highest 1,150."
+        "Bankroll over time: from 1,000 chips on 2025-03-01 to 800 chips on 2025-03-05; lowest 800, highest 1,150."
     )
     assert root.find(f"{SVG}title").text == label
     texts = {node.get("class"): node.text for node in root.iter(f"{SVG}text")}
@@ -105,8 +104,29 @@ def test_an_empty_history_draws_nothing():
 # --- The profile page -----------------------------------------------------------------------
 
 
+def test_a_buy_in_is_no_loss_and_a_session_shows_its_result_at_the_cash_out():
+    moves = [
+        Move(DAY, 1000),  # the sign-up grant
+        Move(DAY, -100, seat=7),  # buy-in at seat account 7
+        Move(DAY, -50, seat=8),  # buy-in at another seat
+        Move(DAY, 130, seat=7),  # cash-out: the session at 7 won 30
+        Move(DAY, -25),  # an admin's correction
+    ]
+    assert [chips for _, chips in chips_history(moves)] == [1000, 1000, 1000, 1030, 1005]
+
+
+def test_the_last_point_is_what_the_player_holds_now_when_play_changed_it():
+    moves = [Move(DAY, 1000), Move(DAY, -100, seat=7)]
+    later = DAY + dt.timedelta(hours=1)
+    # Seat 7 now holds 60: 40 lost since the buy-in.
+    assert chips_history(moves, now=later, at_tables=60) == [(DAY, 1000), (DAY, 1000), (later, 960)]
+    # Nothing lost or won yet: no extra point.
+    assert chips_history(moves, now=later, at_tables=100) == [(DAY, 1000), (DAY, 1000)]
+    assert chips_history([], now=later, at_tables=0) == []
+
+
 @pytest.mark.django_db
-def test_the_profile_shows_the_chart_above_the_statement(client, alice, bob):
+def test_the_profile_charts_the_players_chips_above_the_statement(client, alice, bob):
     seat = ledger.open_seat_account(alice, "Boardwalk seat 2")
     ledger.buy_in(user=alice, seat_account=seat, amount=300)
     ledger.cash_out(seat_account=seat)
@@ -115,20 +135,37 @@ def test_the_profile_shows_the_chart_above_the_statement(client, alice, bob):
     svg = re.search(r"<svg .*?</svg>", html, re.S).group(0)
     root = ET.fromstring(svg)
     today = timezone.localdate().isoformat()
+    # The buy-in of 300 is no dip: the chips only moved to a seat and back.
     assert root.get("aria-label") == (
-        f"Bankroll over time: from 1,000 chips on {today} to 1,000 chips on {today}, "
-        "over 3 transfers; lowest 700, highest 1,000."
+        f"Your chips over time: from 1,000 chips on {today} to 1,000 chips on {today}; lowest 1,000, highest 1,000."
     )
     assert len(points_of(svg)) == 3
-    assert html.index("Bankroll over time") < html.index("<h2>Statement</h2>")
+    assert html.index("Your chips over time") < html.index("<h2>Statement</h2>")
 
 
 @pytest.mark.django_db
-def test_the_chart_costs_one_query_and_htmx_pages_of_the_statement_skip_it(client, alice):
+def test_chips_lost_at_a_table_show_on_the_chart_before_the_player_leaves(client, alice):
+    from tables.models import RuleProfile
+    from tables.play import services
+    from tests.tables.conftest import make_table
+
+    table = make_table(RuleProfile.ATLANTIC_CITY_MULTI)
+    services.do_sit(table.pk, alice, 1, 200)
+    seat = table.seats.get(number=1).account
+    ledger.transfer(source=seat, destination=ledger.house_account(), amount=30, kind="bet")
+    client.force_login(alice)
+    svg = re.search(r"<svg .*?</svg>", client.get(reverse("profile")).content.decode(), re.S).group(0)
+    assert "to 970 chips" in ET.fromstring(svg).get("aria-label")
+    assert len(points_of(svg)) == 3  # the grant, the buy-in, and now
+
+
+@pytest.mark.django_db
+def test_the_chart_and_the_seats_cost_two_queries_and_htmx_pages_of_the_statement_skip_them(client, alice):
     client.force_login(alice)
     with CaptureQueriesContext(connection) as page:
         assert "<svg" in client.get(reverse("profile")).content.decode()
     with CaptureQueriesContext(connection) as partial:
         response = client.get(reverse("profile"), headers={"HX-Request": "true"})
     assert "<svg" not in response.content.decode()
-    assert len(page.captured_queries) - len(partial.captured_queries) == 1
+    # The statement in one query for the chart, the seats holding chips in another.
+    assert len(page.captured_queries) - len(partial.captured_queries) == 2

@@ -182,3 +182,27 @@ def test_the_database_refuses_a_negative_bankroll_even_bypassing_the_ledger(alic
 
     with pytest.raises(IntegrityError), transaction.atomic():
         LedgerAccount.objects.filter(kind=AccountKind.BANKROLL, user=alice).update(balance=-1)
+
+
+def test_the_chips_at_the_tables_are_the_sum_of_a_players_seat_stacks(alice, bob):
+    boardwalk = ledger.open_seat_account(alice, "Boardwalk seat 2")
+    rocket = ledger.open_seat_account(alice, "Rocket seat 1")
+    ledger.buy_in(user=alice, seat_account=boardwalk, amount=35)
+    ledger.buy_in(user=alice, seat_account=rocket, amount=100)
+    ledger.buy_in(user=bob, seat_account=ledger.open_seat_account(bob, "Boardwalk seat 3"), amount=50)
+    ledger.transfer(source=rocket, destination=ledger.house_account(), amount=10, kind=TransferKind.BET)
+    left = ledger.open_seat_account(alice, "Six Shooter seat 1")
+    ledger.buy_in(user=alice, seat_account=left, amount=20)
+    ledger.cash_out(seat_account=left)
+    assert ledger.at_tables_balance(alice.pk) == 35 + 90
+    assert ledger.at_tables_balances({alice.pk, bob.pk}) == {alice.pk: 125, bob.pk: 50}
+    assert ledger.chips_of(alice.pk) == (1000 - 35 - 100, 125)
+
+
+def test_a_player_with_no_seat_has_nothing_at_the_tables(alice, bob, django_assert_num_queries):
+    with django_assert_num_queries(1):
+        assert ledger.chips_of(alice.pk) == (1000, 0)
+    assert ledger.at_tables_balance(alice.pk) == 0
+    assert ledger.at_tables_balances({alice.pk}) == {alice.pk: 0}
+    assert ledger.at_tables_balances(set()) == {}
+    assert ledger.chips_of(alice.pk + bob.pk + 100) == (None, 0)

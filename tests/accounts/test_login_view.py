@@ -28,7 +28,9 @@ def test_it_follows_next_after_login(client, alice):
 def test_it_shows_the_bankroll_on_every_page_once_signed_in(client, alice):
     client.force_login(alice)
     for url in (reverse("home"), reverse("profile"), reverse("password_change")):
-        assert b'id="bankroll">1000<' in client.get(url).content, url
+        html = client.get(url).content
+        assert b'<strong id="bankroll">1,000</strong>' in html, url
+        assert b'<strong id="at-tables">0</strong>' in html, url
 
 
 def test_it_shows_no_bankroll_to_anonymous_visitors(client):

@@ -1,3 +1,5 @@
+import re
+
 import pytest
 from django.test import override_settings
 from django.urls import reverse
@@ -57,4 +59,26 @@ def test_it_pages_the_statement_and_serves_the_partial_to_htmx(client, alice, bo
     assert partial.content.lstrip().startswith(b'<div id="statement">')
     assert b"<html" not in partial.content
     assert b"Sign-up grant" in partial.content
-    assert partial.content.count(b"<tr>") == 2  # the header and the one oldest transfer
+    assert partial.content.count(b"<tr") == 2  # the header and the one oldest transfer
+
+
+def test_it_shows_the_chips_at_the_tables_beside_the_bankroll(client, alice):
+    from tables.models import RuleProfile
+    from tables.play import services
+    from tests.tables.conftest import make_table
+
+    boardwalk = make_table(RuleProfile.ATLANTIC_CITY_MULTI, name="Boardwalk")
+    rocket = make_table(RuleProfile.ROCKET_ACADEMY, name="Rocket")
+    services.do_sit(boardwalk.pk, alice, 2, 35)
+    services.do_sit(rocket.pk, alice, 1, 1000 - 35 - 40)
+    services.do_sit(rocket.pk, alice, 3, 40)
+    services.do_leave(rocket.pk, alice, 3)  # cashed out: 40 back in the bankroll, nothing left at that seat
+    client.force_login(alice)
+    html = client.get(reverse("profile")).content.decode()
+    figures = dict(re.findall(r"<dt>([\w ]+)</dt><dd[^>]*>(?:<strong>)?([\d,]+)", html))
+    assert figures == {"Bankroll": "40", "At tables": "960", "In all": "1,000"}
+    stacks = re.search(r'<ul class="seat-stacks".*?</ul>', html, re.S).group(0)
+    assert re.findall(r'<a href="/tables/(\d+)/">(\w+)</a>, seat (\d): <strong>([\d,]+)</strong>', stacks) == [
+        (str(boardwalk.pk), "Boardwalk", "2", "35"),
+        (str(rocket.pk), "Rocket", "1", "925"),
+    ]

@@ -22,17 +22,18 @@ def test_it_shows_the_form(client):
     assert b'name="password2"' in response.content
 
 
-def test_it_creates_a_player_with_a_1000_chip_bankroll_and_signs_them_in(client):
+def test_it_creates_a_player_with_a_1000_chip_bankroll_signs_them_in_and_takes_them_to_the_tables(client):
     response = sign_up(client)
     assert response.status_code == 302
-    assert response["Location"] == reverse("profile")
+    assert response["Location"] == reverse("lobby")
     alice = User.objects.get(username="alice")
     bankroll = LedgerAccount.objects.get(kind=AccountKind.BANKROLL, user=alice)
     assert bankroll.balance == 1000
     grant = Transfer.objects.get(destination=bankroll)
     assert (grant.kind, grant.amount, grant.source.kind) == (TransferKind.SIGNUP_GRANT, 1000, AccountKind.GRANTS)
-    page = client.get(reverse("profile"))
-    assert b'id="bankroll">1000<' in page.content
+    lobby = client.get(response["Location"]).content.decode()
+    assert 'id="bankroll">1,000<' in lobby
+    assert "Welcome, alice! Here are 1,000 chips to play with." in lobby
 
 
 def test_it_refuses_a_username_that_is_taken(client, alice):
@@ -63,11 +64,11 @@ def test_it_escapes_html_in_a_rejected_username(client):
     assert b"<script>x</script>" not in response.content
 
 
-def test_it_sends_a_signed_in_player_to_their_profile(client, alice):
+def test_it_sends_a_signed_in_player_to_the_tables(client, alice):
     client.force_login(alice)
     response = client.get(reverse("signup"))
     assert response.status_code == 302
-    assert response["Location"] == reverse("profile")
+    assert response["Location"] == reverse("lobby")
 
 
 def test_it_hashes_the_password_before_taking_the_write_lock(client, monkeypatch):

@@ -26,7 +26,7 @@ def sign_up(browser, base: str, username: str) -> Page:
     page.get_by_label("Password", exact=True).fill(PASSWORD)
     page.get_by_label("Password confirmation").fill(PASSWORD)
     page.get_by_role("button", name="Sign up").click()
-    expect(page.locator("#bankroll")).to_have_text("1000")
+    expect(page.locator("#bankroll")).to_have_text("1,000")
     return page
 
 

@@ -125,3 +125,8 @@ def test_the_amount_range_of_an_action_is_its_range_query():
     assert round_.amount_range("insurance", seat=1) == round_.insurance_range(1) == range(1, 11)
     assert round_.amount_range("no_insurance", seat=1) is None
     assert round_.amount_range("bet", seat=1) is None
+
+
+def test_every_action_says_what_it_does_for_the_help_page():
+    for spec in ACTIONS:
+        assert spec.description.endswith(".") and len(spec.description.split()) >= 4, spec.name
