@@ -159,4 +159,4 @@ def test_a_solo_atlantic_city_round(live_daphne, browser, screenshot):
     expect(page.locator("#bankroll")).to_have_text("800")
     stack = int(page.locator("#seat-1 [data-stack]").inner_text())
     page.get_by_role("button", name="Leave table").click()
-    expect(page.locator("#bankroll")).to_have_text(str(800 + stack))
+    expect(page.locator("#bankroll")).to_have_text(f"{800 + stack:,}")

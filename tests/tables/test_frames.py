@@ -63,7 +63,7 @@ def test_it_reads_a_version_once_for_all_its_viewers(betting, alice, bob, carol,
     # carol watches: her bankroll is read for her frame.
     with django_assert_num_queries(1):
         for_carol, _ = whole_table(betting.pk, carol, version=current)
-    assert '<strong id="bankroll">1000</strong>' in for_carol
+    assert '<strong id="bankroll">1,000</strong>' in for_carol
 
 
 def test_it_shows_the_new_version_after_a_change(betting, alice, bob):
