@@ -1,0 +1,277 @@
+"""Expected values of a player's hand against one up card: stand, hit, double, surrender.
+
+A hand is a multiset of point values, coded as one integer with six bits per
+value (``code + STEP[i]`` adds a card of index ``i``). Everything here is
+*unconditional* on the hole card: a dealer blackjack is one of the dealer's
+outcomes, and every path on which the dealer has blackjack costs the hand
+exactly its initial bet (what OBO says, and what the peek amounts to).
+``analysis.py`` turns these values into the ones conditioned on no blackjack.
+
+Play after the first decision follows a *policy*:
+
+* ``"optimal"``: the composition-dependent play maximising the value; a hand
+  after a split is played the way the same cards would be played before the
+  split (CDZ-: the decisions of the level-0 table, restricted to what the
+  rules allow after a split).
+* ``"basic"``: the profile's basic-strategy chart (``strategy.basic_strategy``).
+
+A *level* is a number of extra pair cards out of the shoe: the hands of a
+split are valued at level ``a`` = the other pair cards already out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import numpy as np
+
+from ..rules import RuleSet, SplitAces, Surrender
+from ..strategy import basic_strategy
+from .composition import INDEX_RANK
+from .dealer import OUTCOMES, dealer_outcomes
+
+STEP = tuple(1 << (6 * index) for index in range(10))
+_MASK = 63
+#: Player total -> column of the stand table (16 and under share column 0).
+_STAND_COLUMNS = 6
+_CARD = tuple(f"{rank}S" for rank in INDEX_RANK)  # a card of each value, for the chart
+
+
+def decode(code: int) -> tuple[int, ...]:
+    return tuple((code >> (6 * index)) & _MASK for index in range(10))
+
+
+def encode(counts: Iterable[int]) -> int:
+    return sum(count << (6 * index) for index, count in enumerate(counts))
+
+
+def hand_state(code: int) -> tuple[int, bool, int]:
+    """(hard total, holds an ace, number of cards) of a coded hand."""
+    counts = decode(code)
+    return sum((index + 1) * n for index, n in enumerate(counts)), counts[0] > 0, sum(counts)
+
+
+def _stand_matrix() -> np.ndarray:
+    """Columns: the stand value of totals <=16, 17, ..., 21 from the dealer outcomes."""
+    matrix = np.zeros((len(OUTCOMES), _STAND_COLUMNS))
+    for column, total in enumerate(range(16, 22)):
+        for row, outcome in enumerate(OUTCOMES):
+            if outcome == "bust":
+                matrix[row, column] = 1.0
+            elif outcome == "blackjack":
+                matrix[row, column] = -1.0
+            else:
+                dealer = int(outcome)
+                matrix[row, column] = 1.0 if total > dealer else (-1.0 if total < dealer else 0.0)
+    return matrix
+
+
+_STAND = _stand_matrix()
+
+
+class UpCardSolver:
+    """Hand values against one up card, from a shoe with that up card taken out.
+
+    The dealer's distributions are cached by the cards removed (``prefetch``
+    scores many at once); the hand values are memoised per (policy, split,
+    pair, level).
+    """
+
+    def __init__(self, rules: RuleSet, shoe: tuple[int, ...], up: int) -> None:
+        if shoe[up] < 1:
+            raise ValueError(f"the shoe holds no {INDEX_RANK[up]} for the dealer's up card")
+        left = list(shoe)
+        left[up] -= 1
+        self.rules = rules
+        self.up = up
+        self.shoe = tuple(left)
+        self.size = sum(left)
+        self.outcomes: dict[int, tuple[float, ...]] = {}
+        self.stands: dict[int, tuple[float, ...]] = {}
+        self._memo: dict[tuple[str, bool, int, int], tuple[dict[int, float], dict[int, float]]] = {}
+
+    # -- the dealer -----------------------------------------------------------------
+
+    def prefetch(self, removed: Iterable[int]) -> None:
+        """Compute the dealer's distributions for every removed-cards code not cached yet."""
+        missing = sorted({code for code in removed if code not in self.outcomes})
+        if not missing:
+            return
+        shoe = np.array(self.shoe, dtype=np.int64)
+        compositions = shoe - np.array([decode(code) for code in missing], dtype=np.int64)
+        chances = dealer_outcomes(self.up, compositions, self.rules.dealer_hits_soft_17)
+        stands = chances @ _STAND
+        for code, row, stand in zip(missing, chances.tolist(), stands.tolist()):
+            self.outcomes[code] = tuple(row)
+            self.stands[code] = tuple(stand)
+
+    def blackjack_chance(self, removed: int) -> float:
+        """P(the hole card makes a dealer blackjack) with ``removed`` out of the shoe."""
+        if self.up == 0:
+            wanted = 9
+        elif self.up == 9:
+            wanted = 0
+        else:
+            return 0.0
+        counts = decode(removed)
+        left = self.size - sum(counts)
+        return (self.shoe[wanted] - counts[wanted]) / left if left > 0 else 0.0
+
+    def reachable(self, root: int, extra: int = 0) -> set[int]:
+        """Codes of every hand drawn from ``root`` without busting (``root`` included),
+        each shifted by ``extra`` (a level's pair cards): the dealer keys a tree needs."""
+        hard, _, _ = hand_state(root)
+        shoe = self.shoe
+        base = decode(root + extra)
+        found = set()
+
+        def grow(code: int, hard: int, lowest: int, counts: list[int]) -> None:
+            found.add(code + extra)
+            for index in range(lowest, 10):
+                if hard + index + 1 > 21:
+                    break
+                if counts[index] < shoe[index]:
+                    counts[index] += 1
+                    grow(code + STEP[index], hard + index + 1, index, counts)
+                    counts[index] -= 1
+
+        grow(root, hard, 0, list(base))
+        return found
+
+    # -- values ---------------------------------------------------------------------
+
+    def tables(self, policy: str, split: bool, pair: int, level: int) -> tuple[dict[int, float], dict[int, float]]:
+        key = (policy, split, pair, level)
+        memo = self._memo.get(key)
+        if memo is None:
+            memo = self._memo[key] = ({}, {})
+        return memo
+
+    def stand(self, code: int, hard: int, aces: bool, extra: int = 0) -> float:
+        total = hard + 10 if aces and hard <= 11 else hard
+        return self.stands[code + extra][max(total - 16, 0)]
+
+    def surrender(self, code: int, extra: int = 0) -> float:
+        # Half the bet back, only once the dealer is known not to hold blackjack.
+        return -0.5 - 0.5 * self.blackjack_chance(code + extra)
+
+    def double(self, code: int, hard: int, aces: bool, ncards: int, extra: int = 0, level: int = 0) -> float:
+        shoe = self.shoe
+        removed = code + extra
+        left = self.size - ncards - level
+        value = 0.0
+        for index in range(10):
+            count = shoe[index] - ((removed >> (6 * index)) & _MASK)
+            if count <= 0:
+                continue
+            new_hard = hard + index + 1
+            if new_hard > 21:
+                value -= 2.0 * count
+            else:
+                value += 2.0 * count * self.stand(code + STEP[index], new_hard, aces or index == 0, extra)
+        # A dealer blackjack takes only the initial bet (OBO; the peek): give back the double.
+        return value / left + self.blackjack_chance(removed)
+
+    def hit(self, code: int, hard: int, aces: bool, ncards: int, context: tuple[str, bool, int, int]) -> float:
+        """Value of drawing one card, then playing on by the policy (no double or surrender)."""
+        policy, split, pair, level = context
+        hits = self.tables(*context)[0]
+        value = hits.get(code)
+        if value is not None:
+            return value
+        extra = level * STEP[pair] if level else 0
+        removed = code + extra
+        shoe = self.shoe
+        left = self.size - ncards - level
+        value = 0.0
+        for index in range(10):
+            count = shoe[index] - ((removed >> (6 * index)) & _MASK)
+            if count <= 0:
+                continue
+            new_hard = hard + index + 1
+            if new_hard > 21:
+                value -= count
+                continue
+            child = code + STEP[index]
+            child_aces = aces or index == 0
+            total = new_hard + 10 if child_aces and new_hard <= 11 else new_hard
+            stand = self.stand(child, new_hard, child_aces, extra)
+            if total == 21:
+                value += count * stand
+            elif self.chooses_hit(child, new_hard, child_aces, ncards + 1, policy):
+                value += count * self.hit(child, new_hard, child_aces, ncards + 1, context)
+            else:
+                value += count * stand
+        value /= left
+        hits[code] = value
+        return value
+
+    def chooses_hit(self, code: int, hard: int, aces: bool, ncards: int, policy: str) -> bool:
+        """Hit or stand for a hand of three or more cards (the only choices left)."""
+        if policy == "basic":
+            return self.chart(code, ("hit", "stand")) == "hit"
+        level0 = ("optimal", False, 0, 0)
+        return self.hit(code, hard, aces, ncards, level0) > self.stand(code, hard, aces)
+
+    def chart(self, code: int, legal: tuple[str, ...]) -> str:
+        cards = [_CARD[index] for index, n in enumerate(decode(code)) for _ in range(n)]
+        return basic_strategy(self.rules, cards, _CARD[self.up], legal)
+
+    # -- a hand's own decision --------------------------------------------------------
+
+    def legal(self, hard: int, aces: bool, ncards: int, split: bool, pair: int) -> tuple[str, ...]:
+        """The actions a two-or-more-card hand may take (splitting is handled by split.py)."""
+        rules = self.rules
+        total = hard + 10 if aces and hard <= 11 else hard
+        if total >= 21:
+            return ("stand",)
+        if split and pair == 0 and rules.split_aces is SplitAces.ONE_CARD:
+            return ("stand",)  # RULES.md: split aces take one card each
+        actions = ["stand", "hit"]
+        if ncards == 2:
+            if not split or rules.double_after_split:
+                actions.append("double")
+            if rules.surrender is Surrender.LATE:
+                actions.append("surrender")
+        return tuple(actions)
+
+    def action_values(self, code: int, legal: tuple[str, ...], context: tuple[str, bool, int, int]) -> dict[str, float]:
+        hard, aces, ncards = hand_state(code)
+        _, _, pair, level = context
+        extra = level * STEP[pair] if level else 0
+        values = {}
+        for action in legal:
+            if action == "stand":
+                values[action] = self.stand(code, hard, aces, extra)
+            elif action == "hit":
+                values[action] = self.hit(code, hard, aces, ncards, context)
+            elif action == "double":
+                values[action] = self.double(code, hard, aces, ncards, extra, level)
+            elif action == "surrender":
+                values[action] = self.surrender(code, extra)
+        return values
+
+    def play(self, code: int, context: tuple[str, bool, int, int]) -> float:
+        """Value of a hand of two or more cards played by the policy from its first decision.
+
+        In a split context the hand is one of the split hands (its first card is
+        the pair card); splitting again is not among its choices here.
+        """
+        policy, split, pair, level = context
+        plays = self.tables(*context)[1]
+        value = plays.get(code)
+        if value is not None:
+            return value
+        hard, aces, ncards = hand_state(code)
+        legal = self.legal(hard, aces, ncards, split, pair)
+        if len(legal) == 1:
+            action = legal[0]
+        elif policy == "basic":
+            action = self.chart(code, legal)
+        else:
+            # CDZ-: the choice the level-0 (unsplit) table makes for these cards.
+            choices = self.action_values(code, legal, ("optimal", False, 0, 0))
+            action = max(choices, key=choices.__getitem__)
+        value = self.action_values(code, (action,), context)[action]
+        plays[code] = value
+        return value
