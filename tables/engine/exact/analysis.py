@@ -132,7 +132,7 @@ def action_evs(rules: RuleSet, composition: Composition | None, hand_cards: Sequ
         solver.prefetch(solver.reachable(code))
         values.update(solver.action_values(code, tuple(plays), LEVEL0))
     if "split" in legal:
-        values["split"] = best_split_value(solver, hand[0])
+        values["split"] = best_split_value(solver, hand[0])[0]
     result = {}
     for action in legal:
         if action == "insurance":

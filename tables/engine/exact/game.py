@@ -2,98 +2,126 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from ..rules import InsuranceRule, RuleSet, SplitBy
 from .analysis import check_rules, solver_for
 from .composition import Composition
 from .hands import STEP, UpCardSolver
-from .split import best_split_value, split_value
+from .moments import Moments
+from .split import best_split_value, split_limit, split_value
 
 POLICIES = ("optimal", "basic")
+Choice = tuple[float, str, int]  # value, play, hand limit of a split
 
 
-def _initial_value(solver: UpCardSolver, first: int, second: int, policy: str) -> float:
-    """Unconditional value of a first two-card hand, played by the policy."""
-    rules = solver.rules
-    code = STEP[first] + STEP[second]
-    blackjack = solver.blackjack_chance(code)
-    if (first, second) == (0, 9):
-        return float(rules.blackjack_pays) * (1.0 - blackjack)
-    legal = solver.legal(first + second + 2, first == 0, 2, False, 0)
+def _choose(solver: UpCardSolver, code: int, legal: tuple[str, ...], policy: str, pair: int | None) -> Choice:
+    """The policy's first play for a two-card hand and its unconditional value."""
     context = (policy, False, 0, 0)
-    if first != second or rules.max_hands < 2:
-        return _choose(solver, code, legal, context, None)
-    splitting = _choose(solver, code, legal, context, first)
-    if first == 9 and rules.split_by is SplitBy.RANK:
-        # Only two tens of one rank split; the shoe's tens are taken as evenly ranked.
-        tens = solver.shoe[9]
-        same_rank = max(tens / 4 - 1, 0.0) / (tens - 1) if tens > 1 else 0.0
-        return same_rank * splitting + (1 - same_rank) * _choose(solver, code, legal, context, None)
-    return splitting
-
-
-def _choose(solver: UpCardSolver, code: int, legal: tuple[str, ...], context: tuple[str, bool, int, int],
-            pair: int | None) -> float:
-    policy = context[0]
     if policy == "basic":
         action = solver.chart(code, legal + (("split",) if pair is not None else ()))
         if action == "split":
-            return split_value(solver, pair, "basic")
-        return solver.action_values(code, (action,), context)[action]
+            limit = split_limit(solver, pair)
+            return split_value(solver, pair, "basic"), "split", limit
+        return solver.action_values(code, (action,), context)[action], action, 0
     values = solver.action_values(code, legal, context)
-    best = max(values.values())
+    action = max(values, key=values.__getitem__)
+    best: Choice = (values[action], action, 0)
     if pair is not None:
-        best = max(best, best_split_value(solver, pair))
+        value, limit = best_split_value(solver, pair)
+        if value > best[0]:
+            best = (value, "split", limit)
     return best
 
 
-def up_card_value(rules: RuleSet, shoe: tuple[int, ...], up: int, policy: str) -> float:
-    """The player's unconditional expected value given the dealer's up card."""
+def _second(moments: Moments, code: int, choice: Choice, policy: str, pair: int) -> float:
+    if choice[1] == "split":
+        return moments.split_second(pair, policy, choice[2])
+    return moments.second(code, (policy, False, 0, 0), choice[1])
+
+
+def up_card_moments(rules: RuleSet, shoe: tuple[int, ...], up: int, policy: str) -> tuple[float, float]:
+    """The player's unconditional E[X] and E[X^2] given the dealer's up card."""
     solver = solver_for(rules, shoe, up)
     solver.prefetch(solver.reachable(0))
+    moments = Moments(solver)
     left, size = solver.shoe, solver.size
-    value = 0.0
+    insure = policy == "optimal" and up == 0 and rules.insurance is not InsuranceRule.NONE
+    mean = second = 0.0
     for first in range(10):
-        for second in range(first, 10):
-            ways = left[first] * (left[second] - (first == second))
+        for card in range(first, 10):
+            ways = left[first] * (left[card] - (first == card))
             if ways <= 0:
                 continue
-            chance = ways * (1 if first == second else 2) / (size * (size - 1))
-            hand = _initial_value(solver, first, second, policy)
-            if policy == "optimal" and up == 0 and rules.insurance is not InsuranceRule.NONE:
-                # Insure whenever it pays (never off the top of a full shoe).
-                hand += max(0.0, 0.5 * (3.0 * solver.blackjack_chance(STEP[first] + STEP[second]) - 1.0))
-            value += chance * hand
-    return value
+            chance = ways * (1 if first == card else 2) / (size * (size - 1))
+            code = STEP[first] + STEP[card]
+            blackjack = solver.blackjack_chance(code)
+            if (first, card) == (0, 9):
+                pays = float(rules.blackjack_pays)
+                value, square = pays * (1.0 - blackjack), pays * pays * (1.0 - blackjack)
+            else:
+                legal = solver.legal(first + card + 2, first == 0, 2, False, 0)
+                if first != card or rules.max_hands < 2:
+                    choice = _choose(solver, code, legal, policy, None)
+                    value, square = choice[0], _second(moments, code, choice, policy, first)
+                else:
+                    split = _choose(solver, code, legal, policy, first)
+                    value, square = split[0], _second(moments, code, split, policy, first)
+                    if first == 9 and rules.split_by is SplitBy.RANK:
+                        # Only two tens of one rank split; the shoe's tens are taken as evenly ranked.
+                        tens = left[9]
+                        same = max(tens / 4 - 1, 0.0) / (tens - 1) if tens > 1 else 0.0
+                        keep = _choose(solver, code, legal, policy, None)
+                        value = same * value + (1 - same) * keep[0]
+                        square = same * square + (1 - same) * _second(moments, code, keep, policy, first)
+            if insure:
+                # Insure whenever it pays (never off the top of a full shoe); left out of E[X^2].
+                value += max(0.0, 0.5 * (3.0 * blackjack - 1.0))
+            mean += chance * value
+            second += chance * square
+    return mean, second
 
 
 @dataclass(frozen=True)
 class GameAnalysis:
-    """House edges per initial bet (positive: the house is ahead)."""
+    """The game off the top of a shoe, per initial bet (edges positive when the house is ahead)."""
 
     rules: RuleSet
     house_edge: float
     basic_strategy_edge: float
+    #: Standard deviation of one round's result with optimal play (basic: ``basic_sd_per_round``).
+    sd_per_round: float
+    basic_sd_per_round: float
+
+
+def _game(rules: RuleSet, composition: Composition | None, policy: str) -> tuple[float, float]:
+    if policy not in POLICIES:
+        raise ValueError(f"strategy is one of {POLICIES}")
+    check_rules(rules)
+    shoe = (composition or Composition.full(rules.decks)).counts
+    size = sum(shoe)
+    mean = second = 0.0
+    for up in range(10):
+        if shoe[up]:
+            up_mean, up_second = up_card_moments(rules, shoe, up, policy)
+            mean += shoe[up] / size * up_mean
+            second += shoe[up] / size * up_second
+    return -mean, math.sqrt(max(second - mean * mean, 0.0))
 
 
 def house_edge(rules: RuleSet, composition: Composition | None = None, *, strategy: str = "optimal") -> float:
     """Exact house edge per initial bet off the top of ``composition`` (a fresh shoe by default).
 
     ``strategy``: ``"optimal"`` (composition-dependent, CDZ- splits) or
-    ``"basic"`` (the profile's chart, as the simulator plays it).
+    ``"basic"`` (the profile's chart, played as the simulator plays it).
     """
-    if strategy not in POLICIES:
-        raise ValueError(f"strategy is one of {POLICIES}")
-    check_rules(rules)
-    shoe = (composition or Composition.full(rules.decks)).counts
-    size = sum(shoe)
-    return -sum(shoe[up] / size * up_card_value(rules, shoe, up, strategy) for up in range(10) if shoe[up])
+    return _game(rules, composition, strategy)[0]
 
 
 def analyse(rules: RuleSet, composition: Composition | None = None) -> GameAnalysis:
-    return GameAnalysis(
-        rules=rules,
-        house_edge=house_edge(rules, composition, strategy="optimal"),
-        basic_strategy_edge=house_edge(rules, composition, strategy="basic"),
-    )
+    """House edges and standard deviations with optimal and with basic-strategy play."""
+    edge, sd = _game(rules, composition, "optimal")
+    basic_edge, basic_sd = _game(rules, composition, "basic")
+    return GameAnalysis(rules=rules, house_edge=edge, basic_strategy_edge=basic_edge,
+                        sd_per_round=sd, basic_sd_per_round=basic_sd)

@@ -257,21 +257,22 @@ class UpCardSolver:
         In a split context the hand is one of the split hands (its first card is
         the pair card); splitting again is not among its choices here.
         """
-        policy, split, pair, level = context
         plays = self.tables(*context)[1]
         value = plays.get(code)
-        if value is not None:
-            return value
+        if value is None:
+            action = self.decide(code, context)
+            value = plays[code] = self.action_values(code, (action,), context)[action]
+        return value
+
+    def decide(self, code: int, context: tuple[str, bool, int, int]) -> str:
+        """The policy's play for a hand of two or more cards (splitting aside)."""
+        policy, split, pair, _ = context
         hard, aces, ncards = hand_state(code)
         legal = self.legal(hard, aces, ncards, split, pair)
         if len(legal) == 1:
-            action = legal[0]
-        elif policy == "basic":
-            action = self.chart(code, legal)
-        else:
-            # CDZ-: the choice the level-0 (unsplit) table makes for these cards.
-            choices = self.action_values(code, legal, ("optimal", False, 0, 0))
-            action = max(choices, key=choices.__getitem__)
-        value = self.action_values(code, (action,), context)[action]
-        plays[code] = value
-        return value
+            return legal[0]
+        if policy == "basic":
+            return self.chart(code, legal)
+        # CDZ-: the choice the level-0 (unsplit) table makes for these cards.
+        choices = self.action_values(code, legal, ("optimal", False, 0, 0))
+        return max(choices, key=choices.__getitem__)

@@ -178,14 +178,17 @@ def split_value(solver: UpCardSolver, pair: int, policy: str, limit: int | None 
     return value
 
 
-def best_split_value(solver: UpCardSolver, pair: int) -> float:
-    """The optimal split: re-splitting every pair card, or never, whichever is worth more.
+def best_split_value(solver: UpCardSolver, pair: int) -> tuple[float, int]:
+    """The optimal split and its hand limit: re-splitting every pair card, or never.
 
     Under CDZ- a split hand is played as the same cards before the split, so a
     pair is split again exactly when splitting is the best first play; when it
     is not, a player who splits anyway does better declining the re-splits.
     """
+    limit = split_limit(solver, pair)
     value = split_value(solver, pair, "optimal")
-    if split_limit(solver, pair) > 2:
-        value = max(value, split_value(solver, pair, "optimal", limit=2))
-    return value
+    if limit > 2:
+        once = split_value(solver, pair, "optimal", limit=2)
+        if once > value:
+            return once, 2
+    return value, limit
