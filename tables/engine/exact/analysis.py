@@ -140,6 +140,8 @@ def action_evs(rules: RuleSet, composition: Composition | None, hand_cards: Sequ
             result[action] = 0.5 * (3.0 * blackjack - 1.0)
         elif natural:
             result[action] = values[action] / (1.0 - blackjack) if rules.dealer_peek else values[action]
+        elif action == "surrender" and rules.dealer_peek:
+            result[action] = -0.5  # exactly: half the bet back, the dealer known not to hold blackjack
         elif rules.dealer_peek and blackjack < 1.0:
             result[action] = (values[action] + blackjack) / (1.0 - blackjack)
         else:

@@ -35,6 +35,7 @@ _MASK = 63
 #: Player total -> column of the stand table (16 and under share column 0).
 _STAND_COLUMNS = 6
 _CARD = tuple(f"{rank}S" for rank in INDEX_RANK)  # a card of each value, for the chart
+_HIT_STAND = ("hit", "stand")
 
 
 def decode(code: int) -> tuple[int, ...]:
@@ -45,10 +46,18 @@ def encode(counts: Iterable[int]) -> int:
     return sum(count << (6 * index) for index, count in enumerate(counts))
 
 
+_STATES: dict[int, tuple[int, bool, int]] = {}
+
+
 def hand_state(code: int) -> tuple[int, bool, int]:
-    """(hard total, holds an ace, number of cards) of a coded hand."""
-    counts = decode(code)
-    return sum((index + 1) * n for index, n in enumerate(counts)), counts[0] > 0, sum(counts)
+    """(hard total, holds an ace, number of cards) of a coded hand (memoised: codes recur)."""
+    state = _STATES.get(code)
+    if state is None:
+        counts = decode(code)
+        state = sum((index + 1) * n for index, n in enumerate(counts)), counts[0] > 0, sum(counts)
+        if len(_STATES) < 1_000_000:
+            _STATES[code] = state
+    return state
 
 
 def _stand_matrix() -> np.ndarray:
@@ -89,6 +98,9 @@ class UpCardSolver:
         self.outcomes: dict[int, tuple[float, ...]] = {}
         self.stands: dict[int, tuple[float, ...]] = {}
         self._memo: dict[tuple[str, bool, int, int], tuple[dict[int, float], dict[int, float]]] = {}
+        self._trees: dict[int, list[int]] = {}
+        self._charts: dict[tuple[int, tuple[str, ...]], str] = {}
+        self._decisions: dict[tuple[str, bool, int, int], str] = {}
 
     # -- the dealer -----------------------------------------------------------------
 
@@ -97,8 +109,9 @@ class UpCardSolver:
         missing = sorted({code for code in removed if code not in self.outcomes})
         if not missing:
             return
-        shoe = np.array(self.shoe, dtype=np.int64)
-        compositions = shoe - np.array([decode(code) for code in missing], dtype=np.int64)
+        codes = np.array(missing, dtype=np.int64)[:, None]
+        counts = (codes >> (6 * np.arange(10, dtype=np.int64))) & _MASK
+        compositions = np.array(self.shoe, dtype=np.int64) - counts
         chances = dealer_outcomes(self.up, compositions, self.rules.dealer_hits_soft_17)
         stands = chances @ _STAND
         for code, row, stand in zip(missing, chances.tolist(), stands.tolist()):
@@ -113,20 +126,33 @@ class UpCardSolver:
             wanted = 0
         else:
             return 0.0
-        counts = decode(removed)
-        left = self.size - sum(counts)
-        return (self.shoe[wanted] - counts[wanted]) / left if left > 0 else 0.0
+        left = self.size - hand_state(removed)[2]
+        return (self.shoe[wanted] - ((removed >> (6 * wanted)) & _MASK)) / left if left > 0 else 0.0
 
     def reachable(self, root: int, extra: int = 0) -> set[int]:
         """Codes of every hand drawn from ``root`` without busting (``root`` included),
-        each shifted by ``extra`` (a level's pair cards): the dealer keys a tree needs."""
+        each plus ``extra`` (a level's pair cards): the dealer keys a tree needs."""
+        tree = self._trees.get(root)
+        if tree is None:
+            tree = self._trees[root] = self._grow(root)
+        if not extra:
+            return set(tree)
+        shoe = self.shoe
+        fields = [(index, n) for index, n in enumerate(decode(extra)) if n]
+        if len(fields) == 1:
+            (index, n), = fields
+            shift, most = 6 * index, shoe[index] - n
+            return {code + extra for code in tree if (code >> shift) & _MASK <= most}
+        return {code + extra for code in tree
+                if all(((code >> (6 * index)) & _MASK) + n <= shoe[index] for index, n in fields)}
+
+    def _grow(self, root: int) -> list[int]:
         hard, _, _ = hand_state(root)
         shoe = self.shoe
-        base = decode(root + extra)
-        found = set()
+        found = []
 
         def grow(code: int, hard: int, lowest: int, counts: list[int]) -> None:
-            found.add(code + extra)
+            found.append(code)
             for index in range(lowest, 10):
                 if hard + index + 1 > 21:
                     break
@@ -135,7 +161,7 @@ class UpCardSolver:
                     grow(code + STEP[index], hard + index + 1, index, counts)
                     counts[index] -= 1
 
-        grow(root, hard, 0, list(base))
+        grow(root, hard, 0, list(decode(root)))
         return found
 
     # -- values ---------------------------------------------------------------------
@@ -174,7 +200,7 @@ class UpCardSolver:
 
     def hit(self, code: int, hard: int, aces: bool, ncards: int, context: tuple[str, bool, int, int]) -> float:
         """Value of drawing one card, then playing on by the policy (no double or surrender)."""
-        policy, split, pair, level = context
+        policy, _, pair, level = context
         hits = self.tables(*context)[0]
         value = hits.get(code)
         if value is not None:
@@ -182,7 +208,12 @@ class UpCardSolver:
         extra = level * STEP[pair] if level else 0
         removed = code + extra
         shoe = self.shoe
-        left = self.size - ncards - level
+        stands = self.stands
+        hit = self.hit
+        # Optimal play decides by the level-0 values; at level 0 that is this very table.
+        unsplit = policy == "optimal" and level == 0
+        basic = policy == "basic"
+        level0 = ("optimal", False, 0, 0)
         value = 0.0
         for index in range(10):
             count = shoe[index] - ((removed >> (6 * index)) & _MASK)
@@ -195,27 +226,39 @@ class UpCardSolver:
             child = code + STEP[index]
             child_aces = aces or index == 0
             total = new_hard + 10 if child_aces and new_hard <= 11 else new_hard
-            stand = self.stand(child, new_hard, child_aces, extra)
+            stand = stands[child + extra][total - 16 if total > 16 else 0]
             if total == 21:
                 value += count * stand
-            elif self.chooses_hit(child, new_hard, child_aces, ncards + 1, policy):
-                value += count * self.hit(child, new_hard, child_aces, ncards + 1, context)
-            else:
+            elif unsplit:
+                drawn = hit(child, new_hard, child_aces, ncards + 1, context)
+                value += count * (drawn if drawn > stand else stand)
+            elif basic:
+                if self.chart(child, _HIT_STAND) == "hit":
+                    stand = hit(child, new_hard, child_aces, ncards + 1, context)
                 value += count * stand
-        value /= left
+            else:
+                unsplit_stand = stands[child][total - 16 if total > 16 else 0]
+                if hit(child, new_hard, child_aces, ncards + 1, level0) > unsplit_stand:
+                    stand = hit(child, new_hard, child_aces, ncards + 1, context)
+                value += count * stand
+        value /= self.size - ncards - level
         hits[code] = value
         return value
 
     def chooses_hit(self, code: int, hard: int, aces: bool, ncards: int, policy: str) -> bool:
         """Hit or stand for a hand of three or more cards (the only choices left)."""
         if policy == "basic":
-            return self.chart(code, ("hit", "stand")) == "hit"
+            return self.chart(code, _HIT_STAND) == "hit"
         level0 = ("optimal", False, 0, 0)
         return self.hit(code, hard, aces, ncards, level0) > self.stand(code, hard, aces)
 
     def chart(self, code: int, legal: tuple[str, ...]) -> str:
-        cards = [_CARD[index] for index, n in enumerate(decode(code)) for _ in range(n)]
-        return basic_strategy(self.rules, cards, _CARD[self.up], legal)
+        key = (code, legal)
+        action = self._charts.get(key)
+        if action is None:
+            cards = [_CARD[index] for index, n in enumerate(decode(code)) for _ in range(n)]
+            action = self._charts[key] = basic_strategy(self.rules, cards, _CARD[self.up], legal)
+        return action
 
     # -- a hand's own decision --------------------------------------------------------
 
@@ -267,12 +310,19 @@ class UpCardSolver:
     def decide(self, code: int, context: tuple[str, bool, int, int]) -> str:
         """The policy's play for a hand of two or more cards (splitting aside)."""
         policy, split, pair, _ = context
+        key = (policy, split, pair, code)
+        action = self._decisions.get(key)
+        if action is not None:
+            return action
         hard, aces, ncards = hand_state(code)
         legal = self.legal(hard, aces, ncards, split, pair)
         if len(legal) == 1:
-            return legal[0]
-        if policy == "basic":
-            return self.chart(code, legal)
-        # CDZ-: the choice the level-0 (unsplit) table makes for these cards.
-        choices = self.action_values(code, legal, ("optimal", False, 0, 0))
-        return max(choices, key=choices.__getitem__)
+            action = legal[0]
+        elif policy == "basic":
+            action = self.chart(code, legal)
+        else:
+            # CDZ-: the choice the level-0 (unsplit) table makes for these cards.
+            choices = self.action_values(code, legal, ("optimal", False, 0, 0))
+            action = max(choices, key=choices.__getitem__)
+        self._decisions[key] = action
+        return action

@@ -1,16 +1,19 @@
-"""``manage.py blackjack scenario FILE.json`` and ``manage.py blackjack simulate ...``.
+"""``manage.py blackjack scenario FILE.json``, ``... simulate ...``, ``... ev ...`` and ``... edge ...``.
 
-A thin shell: the work is done by ``tables.engine.scenario`` and ``tables.engine.simulate``.
+A thin shell: the work is done by ``tables.engine.scenario``, ``tables.engine.simulate``
+and ``tables.engine.exact``.
 """
 
 from __future__ import annotations
 
 import json
 import sys
+import time
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from tables.engine.exact import Composition, action_evs, analyse, best_action, describe_hand
 from tables.engine.rules import PROFILES
 from tables.engine.scenario import ScenarioError, load_scenario, run_scenario
 from tables.engine.simulate import parse_seed, simulate
@@ -30,10 +33,21 @@ class Command(BaseCommand):
         simulation.add_argument("--seed", default=None, help="64 hex digits, or any text (hashed)")
         simulation.add_argument("--workers", type=int, default=1)
         simulation.add_argument("--fresh-shoe", action="store_true", help="reshuffle before every round")
+        ev = commands.add_parser("ev", help="exact expected value of every legal action for one hand")
+        ev.add_argument("--profile", required=True, choices=sorted(PROFILES))
+        ev.add_argument("--hand", required=True, help="the player's cards, e.g. T,6")
+        ev.add_argument("--dealer", required=True, help="the dealer's up card, e.g. T")
+        ev.add_argument("--removed", default="", help="other cards already out of the shoe, e.g. 5,9,K")
+        edge = commands.add_parser("edge", help="exact house edge of a profile off the top of a fresh shoe")
+        edge.add_argument("--profile", required=True, choices=sorted(PROFILES))
 
     def handle(self, *args: Any, **options: Any) -> None:
         if options["subcommand"] == "scenario":
             self._scenario(options["file"])
+        elif options["subcommand"] == "ev":
+            self._ev(options)
+        elif options["subcommand"] == "edge":
+            self._edge(options["profile"])
         else:
             self._simulate(options)
 
@@ -66,3 +80,32 @@ class Command(BaseCommand):
             if bar is not None:
                 bar.close()
         self.stdout.write(json.dumps(result))
+
+    def _ev(self, options: dict[str, Any]) -> None:
+        rules = PROFILES[options["profile"]]
+        hand = [card for card in options["hand"].split(",") if card.strip()]
+        removed = [card for card in options["removed"].split(",") if card.strip()]
+        try:
+            shoe = Composition.full(rules.decks).without(removed)
+            evs = action_evs(rules, shoe, hand, options["dealer"])
+            dealer = describe_hand([options["dealer"]])
+        except ValueError as error:
+            raise CommandError(str(error), returncode=2) from error
+        self.stdout.write(json.dumps({
+            "profile": rules.slug,
+            "hand": describe_hand(hand),
+            "dealer": dealer,
+            "ev": evs,
+            "best": best_action(evs),
+        }))
+
+    def _edge(self, profile: str) -> None:
+        started = time.perf_counter()
+        game = analyse(PROFILES[profile])
+        self.stdout.write(json.dumps({
+            "profile": profile,
+            "house_edge_pct": round(100 * game.house_edge, 5),
+            "basic_strategy_edge_pct": round(100 * game.basic_strategy_edge, 5),
+            "sd_per_round": round(game.sd_per_round, 5),
+            "seconds": round(time.perf_counter() - started, 2),
+        }))
