@@ -68,3 +68,47 @@ def test_simulate_without_a_terminal_draws_no_progress_bar():
 def test_simulate_refuses_more_seats_than_the_profile_has():
     with pytest.raises(CommandError):
         call_command("blackjack", "simulate", "--profile", "atlantic-city", "--rounds", "10", "--seats", "2")
+
+
+def last_json(out: StringIO) -> dict:
+    return json.loads(out.getvalue().strip().splitlines()[-1])
+
+
+def test_ev_prints_the_value_of_every_legal_action_and_the_best():
+    out = StringIO()
+    call_command("blackjack", "ev", "--profile", "atlantic-city", "--hand", "T,6", "--dealer", "T", stdout=out)
+    figures = last_json(out)
+    assert figures["profile"] == "atlantic-city" and figures["hand"] == "T,6" and figures["dealer"] == "T"
+    # No surrender at atlantic-city, no split for T-6, insurance only against an ace.
+    assert list(figures["ev"]) == ["hit", "stand", "double"]
+    assert figures["ev"]["stand"] == pytest.approx(-0.540827, abs=1e-6)
+    assert figures["ev"]["hit"] == pytest.approx(-0.535975, abs=1e-6)
+    assert figures["best"] == "hit"
+
+
+def test_ev_takes_removed_cards_and_values_splits_surrender_and_insurance():
+    out = StringIO()
+    call_command("blackjack", "ev", "--profile", "rocket-academy", "--hand", "8,8", "--dealer", "T",
+                 "--removed", "5,9,K", stdout=out)
+    evs = last_json(out)["ev"]
+    assert list(evs) == ["hit", "stand", "double", "split", "surrender"]
+    assert evs["surrender"] == -0.5 and last_json(out)["best"] == "split"
+    out = StringIO()
+    call_command("blackjack", "ev", "--profile", "internet-6", "--hand", "A,7", "--dealer", "A", stdout=out)
+    assert set(last_json(out)["ev"]) == {"hit", "stand", "double", "insurance"}
+
+
+def test_ev_refuses_a_card_that_is_not_a_card_with_status_2():
+    result = manage("ev", "--profile", "atlantic-city", "--hand", "T,X", "--dealer", "T")
+    assert result.returncode == 2 and "not a card" in result.stderr and result.stdout == ""
+
+
+def test_edge_prints_the_exact_edges_as_the_last_line():
+    out = StringIO()
+    call_command("blackjack", "edge", "--profile", "rocket-academy", stdout=out)
+    figures = last_json(out)
+    assert list(figures) == ["profile", "house_edge_pct", "basic_strategy_edge_pct", "sd_per_round", "seconds"]
+    assert figures["house_edge_pct"] == pytest.approx(-0.3163, abs=0.0005)
+    assert figures["basic_strategy_edge_pct"] == pytest.approx(-0.2691, abs=0.0005)
+    assert figures["house_edge_pct"] < figures["basic_strategy_edge_pct"]  # optimal play does better
+    assert 1.1 < figures["sd_per_round"] < 1.2

@@ -12,14 +12,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 
+from ..round import PLAYER_ACTIONS
 from ..rules import InsuranceRule, RuleSet, SplitBy, Surrender
 from .composition import INDEX_RANK, Composition, card_index
 from .dealer import OUTCOMES
 from .hands import UpCardSolver, encode, hand_state
 from .split import best_split_value
 
-#: The player's decisions, named as ``Round.legal_actions()`` names them, and insurance.
-PLAY_ACTIONS = ("stand", "hit", "double", "split", "surrender")
+#: The player's decisions, named and ordered as ``Round.legal_actions()`` gives them, and insurance.
+PLAY_ACTIONS = PLAYER_ACTIONS
 ACTIONS = PLAY_ACTIONS + ("insurance",)
 LEVEL0 = ("optimal", False, 0, 0)
 
@@ -87,7 +88,7 @@ def legal_actions(rules: RuleSet, hand_cards: Sequence[str], up_card: str) -> tu
     insurance = (rules.insurance is not InsuranceRule.NONE and card_index(up_card) == 0 and ncards == 2)
     if total == 21:
         return ("stand", "insurance") if insurance else ("stand",)  # 21 ends the hand at once
-    actions = ["stand", "hit"]
+    actions = ["hit", "stand"]
     if ncards == 2:
         actions.append("double")
         if rules.max_hands >= 2 and _is_pair(rules, hand_cards, hand):
@@ -139,7 +140,7 @@ def action_evs(rules: RuleSet, composition: Composition | None, hand_cards: Sequ
             # Half the bet on the hole card being a ten: pays 2:1.
             result[action] = 0.5 * (3.0 * blackjack - 1.0)
         elif natural:
-            result[action] = values[action] / (1.0 - blackjack) if rules.dealer_peek else values[action]
+            result[action] = float(rules.blackjack_pays) if rules.dealer_peek else values[action]
         elif action == "surrender" and rules.dealer_peek:
             result[action] = -0.5  # exactly: half the bet back, the dealer known not to hold blackjack
         elif rules.dealer_peek and blackjack < 1.0:
