@@ -1,24 +1,43 @@
-"""Rounds per second of the engine under basic strategy, in one process.
+"""Rounds per second of the engine under basic strategy, in one process: the Round and the fast path.
 
     .venv/bin/python benchmarks/engine_speed.py [--profile atlantic-city] [--rounds 200000] [--seats 1]
+        [--engine both|round|fast]
 
-Plays through ``tables.engine.simulate.play_rounds``: the same Round class the
-tables use, a fresh seeded shoe per round where the profile says so. Prints one
-JSON object. (A benchmark, not a test: figures depend on the machine.)
+``round`` plays through ``tables.engine.simulate.play_rounds``: the same Round
+class the tables use, a fresh seeded shoe per round where the profile says so.
+``fast`` plays the same rounds from the same shoes through
+``tables.engine.fastsim.play_rounds_fast`` (tests/engine/test_fastsim.py holds
+it to Round round by round). ``both`` (the default) measures the two in one
+run and checks that they agree. Prints one JSON object. (A benchmark, not a
+test: figures depend on the machine and on what else runs on it.)
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from tables.engine.fastsim import play_rounds_fast  # noqa: E402
 from tables.engine.rules import PROFILES  # noqa: E402
 from tables.engine.simulate import parse_seed, play_rounds  # noqa: E402
+
+ENGINES = {"round": play_rounds, "fast": play_rounds_fast}
+
+
+def best_rate(play, rules, rounds: int, seats: int, repeat: int) -> tuple[int, tuple[int, int, int]]:
+    best = float("inf")
+    result = None
+    for run in range(repeat):
+        started = time.perf_counter()
+        result = play(rules, rounds, seats, parse_seed(f"benchmark-{run}"))
+        best = min(best, time.perf_counter() - started)
+    return round(rounds / best), result
 
 
 def main() -> None:
@@ -27,20 +46,20 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=200_000)
     parser.add_argument("--seats", type=int, default=1)
     parser.add_argument("--repeat", type=int, default=3, help="best of this many runs")
+    parser.add_argument("--engine", choices=("both", *ENGINES), default="both")
     args = parser.parse_args()
     rules = PROFILES[args.profile]
-    best = float("inf")
-    for run in range(args.repeat):
-        started = time.perf_counter()
-        play_rounds(rules, args.rounds, args.seats, parse_seed(f"benchmark-{run}"))
-        best = min(best, time.perf_counter() - started)
-    print(json.dumps({
-        "profile": args.profile,
-        "seats": args.seats,
-        "rounds": args.rounds,
-        "rounds_per_second": round(args.rounds / best),
-        "python": sys.version.split()[0],
-    }))
+    figures = {"profile": args.profile, "seats": args.seats, "rounds": args.rounds}
+    results = {}
+    for name in ENGINES if args.engine == "both" else (args.engine,):
+        rate, results[name] = best_rate(ENGINES[name], rules, args.rounds, args.seats, args.repeat)
+        figures["rounds_per_second" if args.engine != "both" else f"{name}_rounds_per_second"] = rate
+    if args.engine == "both":
+        figures["speedup"] = round(figures["fast_rounds_per_second"] / figures["round_rounds_per_second"], 2)
+        figures["same_results"] = results["fast"] == results["round"]
+    figures["python"] = sys.version.split()[0]
+    figures["load_average"] = round(os.getloadavg()[0], 2)
+    print(json.dumps(figures))
 
 
 if __name__ == "__main__":

@@ -5,6 +5,10 @@ Seeds: the master seed (``--seed``) gives chunk ``i`` the seed
 shoe has the seed ``HMAC-SHA256(chunk_seed, b"shoe" + uint64_be(k))``. Chunks
 are the unit of work of the worker processes, so a result depends on the seed
 and the number of rounds, never on the number of workers.
+
+Two engines play the same rounds from the same shoes: ``"round"``, the table's
+own ``Round``, and ``"fast"`` (the default), the tight loop of ``fastsim.py``,
+held to ``Round`` round by round in ``tests/engine/test_fastsim.py``.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from multiprocessing import get_context
 from typing import Any
 
+from .fastsim import play_rounds_fast
 from .round import GameRound
 from .rules import PROFILES, RuleSet
 from .shoe import CardShoe, derive_seed
@@ -29,6 +34,7 @@ BET = 10
 #: A stack no round can exhaust.
 STACK = 10**9
 CHUNK_ROUNDS = 20_000
+ENGINES = ("fast", "round")
 
 
 def parse_seed(text: str | None) -> bytes:
@@ -93,9 +99,10 @@ def play_rounds(rules: RuleSet, rounds: int, seats: int, seed: bytes, fresh_shoe
     return rounds, total, squares
 
 
-def _run_chunk(args: tuple[str, int, int, bytes, bool]) -> tuple[int, int, int]:
-    slug, rounds, seats, seed, fresh_shoe = args
-    return play_rounds(PROFILES[slug], rounds, seats, seed, fresh_shoe)
+def _run_chunk(args: tuple[str, int, int, bytes, bool, str]) -> tuple[int, int, int]:
+    slug, rounds, seats, seed, fresh_shoe, engine = args
+    play = play_rounds_fast if engine == "fast" else play_rounds
+    return play(PROFILES[slug], rounds, seats, seed, fresh_shoe)
 
 
 def simulate(
@@ -107,8 +114,11 @@ def simulate(
     workers: int = 1,
     fresh_shoe: bool = False,
     progress: Callable[[int], None] | None = None,
+    engine: str = "fast",
 ) -> dict[str, Any]:
     """House edge of basic strategy in % of the initial bet (positive: the house wins)."""
+    if engine not in ENGINES:
+        raise ValueError(f"the engine is one of {', '.join(ENGINES)}")
     rules = PROFILES[profile]
     if not 1 <= seats <= rules.seats:
         raise ValueError(f"{profile} tables have 1 to {rules.seats} seats")
@@ -118,7 +128,7 @@ def simulate(
     chunks = []
     for index, first in enumerate(range(0, rounds, CHUNK_ROUNDS)):
         size = min(CHUNK_ROUNDS, rounds - first)
-        chunks.append((profile, size, seats, derive_seed(master, b"chunk", index), fresh_shoe))
+        chunks.append((profile, size, seats, derive_seed(master, b"chunk", index), fresh_shoe, engine))
 
     started = time.perf_counter()
     played = total = squares = 0

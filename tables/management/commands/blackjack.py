@@ -16,7 +16,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from tables.engine.exact import Composition, action_evs, analyse, best_action, describe_hand
 from tables.engine.rules import PROFILES
 from tables.engine.scenario import ScenarioError, load_scenario, run_scenario
-from tables.engine.simulate import parse_seed, simulate
+from tables.engine.simulate import ENGINES, parse_seed, simulate
 
 
 class Command(BaseCommand):
@@ -33,6 +33,8 @@ class Command(BaseCommand):
         simulation.add_argument("--seed", default=None, help="64 hex digits, or any text (hashed)")
         simulation.add_argument("--workers", type=int, default=1)
         simulation.add_argument("--fresh-shoe", action="store_true", help="reshuffle before every round")
+        simulation.add_argument("--engine", choices=ENGINES, default="fast",
+                                help="fast: the basic-strategy loop (default); round: the tables' Round")
         ev = commands.add_parser("ev", help="exact expected value of every legal action for one hand")
         ev.add_argument("--profile", required=True, choices=sorted(PROFILES))
         ev.add_argument("--hand", required=True, help="the player's cards, e.g. T,6")
@@ -73,6 +75,7 @@ class Command(BaseCommand):
                 workers=options["workers"],
                 fresh_shoe=options["fresh_shoe"],
                 progress=bar.update if bar is not None else None,
+                engine=options["engine"],
             )
         except ValueError as error:
             raise CommandError(str(error), returncode=2) from error

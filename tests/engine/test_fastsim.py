@@ -1,0 +1,77 @@
+"""The simulator's fast path deals and settles exactly what the tables' Round does."""
+
+from __future__ import annotations
+
+import pytest
+
+from tables.engine import PROFILES, Phase, Round, Shoe, derive_seed
+from tables.engine import fastsim
+from tables.engine.simulate import BET, STACK, _LegalView, parse_seed, play_rounds, simulate
+from tables.engine.strategy import basic_strategy
+
+
+def round_by_round(rules, rounds, seats, seed, fresh_shoe):
+    """``simulate.play_rounds`` through Round, one (net, shoe number, cards dealt) per round."""
+    shoes = 0
+    shoe = Shoe.from_seed(derive_seed(seed, b"shoe", shoes), rules.decks)
+    stacks = {number: STACK for number in range(1, seats + 1)}
+    for _ in range(rounds):
+        if fresh_shoe or shoe.needs_reshuffle(rules):
+            shoes += 1
+            shoe = Shoe.from_seed(derive_seed(seed, b"shoe", shoes), rules.decks)
+        round_ = Round.new(rules=rules, shoe=shoe, seats=stacks)
+        for number in stacks:
+            round_.bet(number, BET)
+        if round_.phase is Phase.INSURANCE:
+            round_.close_insurance(actor="player")
+        up_card = round_.dealer.cards[0]
+        while round_.phase is Phase.PLAYERS:
+            number, index = round_.to_act()
+            cards = round_.seats[number].hands[index].cards
+            getattr(round_, basic_strategy(rules, cards, up_card, _LegalView(round_, number, index)))(number, index)
+        yield sum(seat.stack for seat in round_.seats.values()) - STACK * seats, shoes, shoe.dealt
+
+
+CASES = [
+    (slug, seats, fresh, seed)
+    for slug in sorted(PROFILES)
+    for seats in sorted({1, PROFILES[slug].seats})
+    for fresh in (False, True)
+    for seed in ("alice", "bob")
+]
+
+
+@pytest.mark.parametrize(("slug", "seats", "fresh", "seed"), CASES)
+def test_the_fast_path_matches_the_round_round_by_round(slug, seats, fresh, seed):
+    rules = PROFILES[slug]
+    rounds = 500 if seats == 1 else 120
+    expected = list(round_by_round(rules, rounds, seats, parse_seed(seed), fresh))
+    assert list(fastsim.round_results(rules, rounds, seats, parse_seed(seed), fresh)) == expected
+
+
+def test_a_round_that_runs_the_shoe_out_is_dealt_by_the_round(monkeypatch):
+    rules = PROFILES["rocket-academy"]
+    seed = parse_seed("carol")
+    expected = list(round_by_round(rules, 40, 3, seed, False))
+    real = fastsim._round
+    calls = []
+
+    def runs_out_every_third_round(table, shoe, seats):
+        calls.append(shoe.dealt)
+        if len(calls) % 3 == 0:
+            shoe.dealt = shoe.size  # as if the shoe were empty: the round must be dealt by Round
+            raise fastsim._OutOfCards
+        return real(table, shoe, seats)
+
+    monkeypatch.setattr(fastsim, "_round", runs_out_every_third_round)
+    got = list(fastsim.round_results(rules, 40, 3, seed, False))
+    assert [net for net, _, _ in got] == [net for net, _, _ in expected]
+
+
+def test_simulate_gives_the_same_figures_with_either_engine():
+    seed = parse_seed("dave")
+    fast = simulate(profile="internet-7", rounds=3000, seats=2, seed=seed)
+    slow = simulate(profile="internet-7", rounds=3000, seats=2, seed=seed, engine="round")
+    assert {**fast, "rounds_per_second": 0} == {**slow, "rounds_per_second": 0}
+    assert fastsim.play_rounds_fast(PROFILES["rocket-academy"], 800, 1, seed) == play_rounds(
+        PROFILES["rocket-academy"], 800, 1, seed)
