@@ -96,9 +96,7 @@ class FastShoe:
         length = len(buffer)
         while position < stop:
             left = size - position
-            if left == 1:
-                pick = 0
-            else:
+            if left > 1:
                 width, mask = draws[left]
                 while True:
                     if offset + width > length:
@@ -106,21 +104,21 @@ class FastShoe:
                         self.counter += 1
                         offset = 0
                         length = len(buffer)
-                    if width == 1:
-                        pick = buffer[offset] & mask
-                        offset += 1
-                    else:
+                    if width == 2:
                         pick = ((buffer[offset] << 8) | buffer[offset + 1]) & mask
-                        offset += 2
+                    else:
+                        pick = buffer[offset] & mask
+                    offset += width
                     if pick < left:
                         break
-            if pick:
-                swap = position + pick
-                here = displaced.pop(position, position)
-                here, displaced[swap] = displaced.get(swap, swap), here
-            else:
-                here = displaced.pop(position, position)
-            append(_RANK[here % 52])
+                if pick:
+                    swap = position + pick
+                    here = displaced.pop(position, position)
+                    here, displaced[swap] = displaced.get(swap, swap), here
+                    append(_RANK[here % 52])
+                    position += 1
+                    continue
+            append(_RANK[displaced.pop(position, position) % 52])
             position += 1
         self.shuffled = position
         self.buffer = buffer

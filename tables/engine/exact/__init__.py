@@ -6,6 +6,7 @@ Pure Python and numpy, no Django (docs/engine.md, "The exact analyser").
     action_evs(rules, composition, hand_cards, up_card) -> {"stand": ev, "hit": ev, ...}
     best_action(evs) -> "hit" | "stand" | "double" | "split" | "surrender"
     house_edge(rules, composition=None, *, strategy="optimal" | "basic") -> float
+    edge_and_sd(rules, composition=None, *, strategy=...) -> (house edge, sd of one round)
     analyse(rules, composition=None) -> GameAnalysis
 
 Values are per unit of initial bet; house edges are positive when the house is ahead.
@@ -25,11 +26,11 @@ from .analysis import (
 )
 from .composition import Composition, card_index
 from .dealer import OUTCOMES
-from .game import GameAnalysis, analyse, house_edge
+from .game import GameAnalysis, analyse, edge_and_sd, house_edge
 
 __all__ = [
     "ACTIONS", "OUTCOMES", "PLAY_ACTIONS",
     "Composition", "GameAnalysis",
-    "action_evs", "analyse", "best_action", "card_index", "clear_caches", "dealer_probabilities",
+    "action_evs", "analyse", "best_action", "card_index", "clear_caches", "dealer_probabilities", "edge_and_sd",
     "describe_hand", "house_edge", "legal_actions",
 ]

@@ -41,8 +41,9 @@ def _second(moments: Moments, code: int, choice: Choice, policy: str, pair: int)
     return moments.second(code, (policy, False, 0, 0), choice[1])
 
 
-def up_card_moments(rules: RuleSet, shoe: tuple[int, ...], up: int, policy: str) -> tuple[float, float]:
-    """The player's unconditional E[X] and E[X^2] given the dealer's up card."""
+def up_card_moments(rules: RuleSet, shoe: tuple[int, ...], up: int, policy: str,
+                    squares: bool = True) -> tuple[float, float]:
+    """The player's unconditional E[X] and E[X^2] (0 unless ``squares``) given the dealer's up card."""
     solver = solver_for(rules, shoe, up)
     solver.prefetch(solver.reachable(0))
     moments = Moments(solver)
@@ -62,18 +63,17 @@ def up_card_moments(rules: RuleSet, shoe: tuple[int, ...], up: int, policy: str)
                 value, square = pays * (1.0 - blackjack), pays * pays * (1.0 - blackjack)
             else:
                 legal = solver.legal(first + card + 2, first == 0, 2, False, 0)
-                if first != card or rules.max_hands < 2:
-                    choice = _choose(solver, code, legal, policy, None)
-                    value, square = choice[0], _second(moments, code, choice, policy, first)
-                else:
-                    split = _choose(solver, code, legal, policy, first)
-                    value, square = split[0], _second(moments, code, split, policy, first)
-                    if first == 9 and rules.split_by is SplitBy.RANK:
-                        # Only two tens of one rank split; the shoe's tens are taken as evenly ranked.
-                        tens = left[9]
-                        same = max(tens / 4 - 1, 0.0) / (tens - 1) if tens > 1 else 0.0
-                        keep = _choose(solver, code, legal, policy, None)
-                        value = same * value + (1 - same) * keep[0]
+                pair = first if first == card and rules.max_hands >= 2 else None
+                choice = _choose(solver, code, legal, policy, pair)
+                value = choice[0]
+                square = _second(moments, code, choice, policy, first) if squares else 0.0
+                if pair == 9 and rules.split_by is SplitBy.RANK:
+                    # Only two tens of one rank split; the shoe's tens are taken as evenly ranked.
+                    tens = left[9]
+                    same = max(tens / 4 - 1, 0.0) / (tens - 1) if tens > 1 else 0.0
+                    keep = _choose(solver, code, legal, policy, None)
+                    value = same * value + (1 - same) * keep[0]
+                    if squares:
                         square = same * square + (1 - same) * _second(moments, code, keep, policy, first)
             if insure:
                 # Insure whenever it pays (never off the top of a full shoe); left out of E[X^2].
@@ -95,7 +95,13 @@ class GameAnalysis:
     basic_sd_per_round: float
 
 
-def _game(rules: RuleSet, composition: Composition | None, policy: str) -> tuple[float, float]:
+def edge_and_sd(rules: RuleSet, composition: Composition | None = None, *,
+                strategy: str = "optimal") -> tuple[float, float]:
+    """The house edge per initial bet and the standard deviation of one round's result."""
+    return _game(rules, composition, strategy, squares=True)
+
+
+def _game(rules: RuleSet, composition: Composition | None, policy: str, squares: bool) -> tuple[float, float]:
     if policy not in POLICIES:
         raise ValueError(f"strategy is one of {POLICIES}")
     check_rules(rules)
@@ -104,10 +110,10 @@ def _game(rules: RuleSet, composition: Composition | None, policy: str) -> tuple
     mean = second = 0.0
     for up in range(10):
         if shoe[up]:
-            up_mean, up_second = up_card_moments(rules, shoe, up, policy)
+            up_mean, up_second = up_card_moments(rules, shoe, up, policy, squares)
             mean += shoe[up] / size * up_mean
             second += shoe[up] / size * up_second
-    return -mean, math.sqrt(max(second - mean * mean, 0.0))
+    return -mean, math.sqrt(max(second - mean * mean, 0.0)) if squares else 0.0
 
 
 def house_edge(rules: RuleSet, composition: Composition | None = None, *, strategy: str = "optimal") -> float:
@@ -116,12 +122,12 @@ def house_edge(rules: RuleSet, composition: Composition | None = None, *, strate
     ``strategy``: ``"optimal"`` (composition-dependent, CDZ- splits) or
     ``"basic"`` (the profile's chart, played as the simulator plays it).
     """
-    return _game(rules, composition, strategy)[0]
+    return _game(rules, composition, strategy, squares=False)[0]
 
 
 def analyse(rules: RuleSet, composition: Composition | None = None) -> GameAnalysis:
     """House edges and standard deviations with optimal and with basic-strategy play."""
-    edge, sd = _game(rules, composition, "optimal")
-    basic_edge, basic_sd = _game(rules, composition, "basic")
+    edge, sd = _game(rules, composition, "optimal", squares=True)
+    basic_edge, basic_sd = _game(rules, composition, "basic", squares=True)
     return GameAnalysis(rules=rules, house_edge=edge, basic_strategy_edge=basic_edge,
                         sd_per_round=sd, basic_sd_per_round=basic_sd)

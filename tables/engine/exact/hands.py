@@ -99,7 +99,7 @@ class UpCardSolver:
         self.stands: dict[int, tuple[float, ...]] = {}
         self._memo: dict[tuple[str, bool, int, int], tuple[dict[int, float], dict[int, float]]] = {}
         self._trees: dict[int, list[int]] = {}
-        self._charts: dict[tuple[int, tuple[str, ...]], str] = {}
+        self._charts: dict[tuple[int, bool, bool, int, tuple[str, ...]], str] = {}
         self._decisions: dict[tuple[str, bool, int, int], str] = {}
 
     # -- the dealer -----------------------------------------------------------------
@@ -253,7 +253,11 @@ class UpCardSolver:
         return self.hit(code, hard, aces, ncards, level0) > self.stand(code, hard, aces)
 
     def chart(self, code: int, legal: tuple[str, ...]) -> str:
-        key = (code, legal)
+        """The basic-strategy play; the chart reads the total, softness and a splittable pair."""
+        hard, aces, ncards = hand_state(code)
+        total = hard + 10 if aces and hard <= 11 else hard
+        pair = hard // 2 if "split" in legal else 0
+        key = (total, aces and hard <= 11, ncards == 2, pair, legal)
         action = self._charts.get(key)
         if action is None:
             cards = [_CARD[index] for index, n in enumerate(decode(code)) for _ in range(n)]
