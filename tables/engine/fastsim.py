@@ -37,9 +37,14 @@ _OUTER = bytes(byte ^ 0x5C for byte in range(256))
 _SHA256 = hashlib.sha256
 
 
+_ZEROS = bytes(32)
+#: The stream's first block counters as 8 bytes big-endian (a 416-card shoe needs about 40 blocks).
+_COUNTERS = tuple(counter.to_bytes(8, "big") for counter in range(256))
+
+
 def _pads(key: bytes) -> tuple[bytes, bytes]:
-    """HMAC's inner and outer padded keys (RFC 2104) for a key of at most 64 bytes."""
-    padded = key + bytes(64 - len(key))
+    """HMAC's inner and outer padded keys (RFC 2104) for a key of 32 bytes."""
+    padded = key + _ZEROS
     return padded.translate(_INNER), padded.translate(_OUTER)
 
 
@@ -71,18 +76,21 @@ class FastShoe:
                  "cards", "dealt", "pads")
 
     def __init__(self, seed: bytes, decks: int) -> None:
-        self.seed = seed
         self.decks = decks
         self.size = 52 * decks
-        self.shuffled = 0
-        self.displaced: dict[int, int] = {}
-        self.counter = 0
-        self.buffer = b""
-        self.offset = 0
         self.draws = _draws(self.size)
+        self.displaced: dict[int, int] = {}
         self.cards: list[int] = []
-        self.dealt = 0
+        self.reset(seed)
+
+    def reset(self, seed: bytes) -> None:
+        """A new shoe from ``seed``, reusing this object (a fresh shoe every round)."""
+        self.seed = seed
         self.pads = _pads(seed)
+        self.shuffled = self.counter = self.offset = self.dealt = 0
+        self.buffer = b""
+        self.displaced.clear()
+        self.cards.clear()
 
     def shuffle(self, count: int) -> None:
         """Fix the next ``count`` positions (fewer when the shoe ends)."""
@@ -100,7 +108,9 @@ class FastShoe:
                 width, mask = draws[left]
                 while True:
                     if offset + width > length:
-                        buffer = buffer[offset:] + _hmac(self.pads, self.counter.to_bytes(8, "big"))
+                        counter = self.counter
+                        block = _COUNTERS[counter] if counter < 256 else counter.to_bytes(8, "big")
+                        buffer = buffer[offset:] + _hmac(self.pads, block)
                         self.counter += 1
                         offset = 0
                         length = len(buffer)
@@ -446,7 +456,7 @@ def round_results(rules: RuleSet, rounds: int, seats: int, seed: bytes,
         # Shoe.needs_reshuffle: a fresh shoe once any card is dealt, else at the cut card.
         if fresh_shoe or replace or (shoe.dealt > 0 if cut is None else shoe.dealt >= cut):
             shoes += 1
-            shoe = FastShoe(_hmac(master, b"shoe" + shoes.to_bytes(8, "big")), decks)
+            shoe.reset(_hmac(master, b"shoe" + shoes.to_bytes(8, "big")))
             replace = False
         start = shoe.dealt
         try:
@@ -481,7 +491,7 @@ def play_rounds_fast(rules: RuleSet, rounds: int, seats: int, seed: bytes,
                      fresh_shoe: bool = False) -> tuple[int, int, int]:
     """``simulate.play_rounds`` through the fast path: (rounds, sum of nets, sum of squares)."""
     total = squares = 0
-    for net in round_nets(rules, rounds, seats, seed, fresh_shoe):
+    for net, _, _ in round_results(rules, rounds, seats, seed, fresh_shoe):
         total += net
         squares += net * net
     return rounds, total, squares
