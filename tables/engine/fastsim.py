@@ -38,6 +38,7 @@ _SHA256 = hashlib.sha256
 
 
 _ZEROS = bytes(32)
+_EARLY = 16  # steps run with a dict of displaced positions before the shoe turns into a list
 #: The stream's first block counters as 8 bytes big-endian (a 416-card shoe needs about 40 blocks).
 _COUNTERS = tuple(counter.to_bytes(8, "big") for counter in range(256))
 
@@ -58,6 +59,12 @@ class _OutOfCards(Exception):
 
 
 @lru_cache(maxsize=8)
+def _ranks(decks: int) -> tuple[int, ...]:
+    """The rank of every card of the canonical shoe (``DECK * decks``)."""
+    return tuple(_RANK[index % 52] for index in range(52 * decks))
+
+
+@lru_cache(maxsize=8)
 def _draws(size: int) -> list[tuple[int, int]]:
     """randbelow(n): the bytes to read and the mask, for every n up to ``size``."""
     return [(0, 0)] + [(((n - 1).bit_length() + 7) >> 3, (1 << (n - 1).bit_length()) - 1)
@@ -69,17 +76,18 @@ class FastShoe:
 
     ``cards`` holds the ranks (A=0 .. K=12) shuffled into place so far, a few
     ahead of ``dealt``: each Fisher-Yates step fixes one position for good, so
-    running a step early changes nothing.
+    running a step early changes nothing. ``Shoe`` keeps a dict of displaced
+    positions to stay lazy; here the whole canonical order is a list of ranks,
+    swapped in place, which is cheaper per card.
     """
 
-    __slots__ = ("seed", "decks", "size", "shuffled", "displaced", "counter", "buffer", "offset", "draws",
-                 "cards", "dealt", "pads")
+    __slots__ = ("seed", "decks", "size", "shuffled", "order", "displaced", "counter", "buffer", "offset",
+                 "draws", "cards", "dealt", "pads")
 
     def __init__(self, seed: bytes, decks: int) -> None:
         self.decks = decks
         self.size = 52 * decks
         self.draws = _draws(self.size)
-        self.displaced: dict[int, int] = {}
         self.cards: list[int] = []
         self.reset(seed)
 
@@ -89,21 +97,29 @@ class FastShoe:
         self.pads = _pads(seed)
         self.shuffled = self.counter = self.offset = self.dealt = 0
         self.buffer = b""
-        self.displaced.clear()
+        # The first few steps keep Shoe's dict of displaced positions (cheap to start, as a
+        # fresh shoe every round wants); past _EARLY cards, the whole order as a list of ranks.
+        self.displaced: dict[int, int] = {}
+        self.order: list[int] | None = None
         self.cards.clear()
 
     def shuffle(self, count: int) -> None:
-        """Fix the next ``count`` positions (fewer when the shoe ends)."""
+        """Run the next ``count`` Fisher-Yates steps (fewer when the shoe ends)."""
         position = self.shuffled
         size = self.size
         stop = min(position + count, size)
         if position >= stop:
             return
-        draws, displaced, append = self.draws, self.displaced, self.cards.append
+        if self.order is None and stop > _EARLY:
+            order = self.order = list(_ranks(self.decks))
+            for place, card in self.displaced.items():
+                order[place] = _RANK[card % 52]
+        draws, order, displaced, append = self.draws, self.order, self.displaced, self.cards.append
         buffer, offset = self.buffer, self.offset
         length = len(buffer)
         while position < stop:
             left = size - position
+            pick = 0
             if left > 1:
                 width, mask = draws[left]
                 while True:
@@ -121,14 +137,17 @@ class FastShoe:
                     offset += width
                     if pick < left:
                         break
+            if order is not None:
                 if pick:
                     swap = position + pick
-                    here = displaced.pop(position, position)
+                    order[position], order[swap] = order[swap], order[position]
+                append(order[position])
+            else:
+                here = displaced.pop(position, position)
+                if pick:
+                    swap = position + pick
                     here, displaced[swap] = displaced.get(swap, swap), here
-                    append(_RANK[here % 52])
-                    position += 1
-                    continue
-            append(_RANK[displaced.pop(position, position) % 52])
+                append(_RANK[here % 52])
             position += 1
         self.shuffled = position
         self.buffer = buffer

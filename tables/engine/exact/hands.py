@@ -89,6 +89,8 @@ class UpCardSolver:
     def __init__(self, rules: RuleSet, shoe: tuple[int, ...], up: int) -> None:
         if shoe[up] < 1:
             raise ValueError(f"the shoe holds no {INDEX_RANK[up]} for the dealer's up card")
+        if sum(shoe) < 4:
+            raise ValueError("the shoe holds too few cards to deal a round")
         left = list(shoe)
         left[up] -= 1
         self.rules = rules
@@ -241,7 +243,10 @@ class UpCardSolver:
                 if hit(child, new_hard, child_aces, ncards + 1, level0) > unsplit_stand:
                     stand = hit(child, new_hard, child_aces, ncards + 1, context)
                 value += count * stand
-        value /= self.size - ncards - level
+        left = self.size - ncards - level
+        if left <= 0:
+            raise ValueError("the shoe runs out of cards: the analyser needs a shoe that lasts the round")
+        value /= left
         hits[code] = value
         return value
 
