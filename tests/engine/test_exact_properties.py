@@ -109,7 +109,7 @@ def test_the_actions_valued_are_the_buttons_the_round_shows(slug, first, second,
     assume(points([first, second]) < 21)
     # A hole card that never makes blackjack, so the round reaches the player's decision.
     hole = "5C"
-    cards = [first + "S", up + "H", second + "D", hole] + ["2C"] * 6
+    cards = [first + "S", up + "H", second + "D", hole] + ["2C"] * 30
     round_ = Round.new(rules=rules, shoe=Shoe.stacked(cards, decks=rules.decks), seats={1: 1000})
     round_.bet(1, 10)
     if round_.phase is Phase.INSURANCE:
@@ -118,3 +118,14 @@ def test_the_actions_valued_are_the_buttons_the_round_shows(slug, first, second,
     assert round_.phase is Phase.PLAYERS
     valued = [action for action in legal_actions(rules, [first, second], up) if action != "insurance"]
     assert tuple(valued) == round_.legal_actions(1, 0)
+    if "split" in valued:
+        # Every hand of the split, as the round reaches it (split again where it may).
+        round_.split(1, 0)
+        while round_.phase is Phase.PLAYERS:
+            _, index = round_.to_act()
+            hands = round_.seats[1].hands
+            cards = [card[0] for card in hands[index].cards]
+            offered = round_.legal_actions(1, index)
+            assert legal_actions(rules, cards, up, split_hands=len(hands)) == offered
+            action_evs(rules, None, cards, up, split_hands=len(hands))
+            (round_.split if "split" in offered else round_.stand)(1, index)

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from ..round import PLAYER_ACTIONS
-from ..rules import InsuranceRule, RuleSet, SplitBy, Surrender
+from ..rules import InsuranceRule, RuleSet, SplitAces, SplitBy, Surrender
 from .composition import INDEX_RANK, Composition, card_index
 from .dealer import OUTCOMES
 from .hands import UpCardSolver, encode, hand_state
@@ -78,20 +78,33 @@ def _is_pair(rules: RuleSet, hand_cards: Sequence[str], hand: list[int]) -> bool
     return True
 
 
-def legal_actions(rules: RuleSet, hand_cards: Sequence[str], up_card: str) -> tuple[str, ...]:
-    """What the round offers an unsplit hand (``Round.legal_actions``), plus insurance on two cards."""
+def legal_actions(rules: RuleSet, hand_cards: Sequence[str], up_card: str, *,
+                  split_hands: int = 0) -> tuple[str, ...]:
+    """What the round offers this hand (``Round.legal_actions``), plus insurance on two cards.
+
+    ``split_hands``: 0 for an unsplit hand; for a hand that came from a split,
+    the number of hands the seat holds now (``hand_cards[0]`` the pair card).
+    """
     hand = _parse_hand(hand_cards)
     hard, aces, ncards = hand_state(encode([hand.count(i) for i in range(10)]))
     total = hard + 10 if aces and hard <= 11 else hard
     if total > 21:
         raise ValueError("a busted hand has no decision left")
-    insurance = (rules.insurance is not InsuranceRule.NONE and card_index(up_card) == 0 and ncards == 2)
-    if total == 21:
-        return ("stand", "insurance") if insurance else ("stand",)  # 21 ends the hand at once
+    after_split = split_hands != 0
+    if after_split and not 2 <= split_hands <= rules.max_hands:
+        raise ValueError(f"a seat holds 2 to {rules.max_hands} hands after splitting at this table")
+    insurance = (not after_split and rules.insurance is not InsuranceRule.NONE
+                 and card_index(up_card) == 0 and ncards == 2)
+    split_ace = after_split and hand[0] == 0
+    if total == 21 or (split_ace and rules.split_aces is SplitAces.ONE_CARD):
+        # 21 ends the hand at once; split aces take one card each: nothing left to decide.
+        return ("stand", "insurance") if insurance else ("stand",)
     actions = ["hit", "stand"]
     if ncards == 2:
-        actions.append("double")
-        if rules.max_hands >= 2 and _is_pair(rules, hand_cards, hand):
+        if not after_split or rules.double_after_split:
+            actions.append("double")
+        if (_is_pair(rules, hand_cards, hand) and max(split_hands, 1) < rules.max_hands
+                and not (split_ace and not rules.resplit_aces)):
             actions.append("split")
         if rules.surrender is Surrender.LATE:
             actions.append("surrender")
@@ -101,16 +114,20 @@ def legal_actions(rules: RuleSet, hand_cards: Sequence[str], up_card: str) -> tu
 
 
 def action_evs(rules: RuleSet, composition: Composition | None, hand_cards: Sequence[str],
-               up_card: str) -> dict[str, float]:
+               up_card: str, *, split_hands: int = 0) -> dict[str, float]:
     """Expected value of every legal action for a hand (per unit of initial bet).
 
     ``composition``: the shoe before this round's cards were dealt (``None``:
-    a fresh shoe); the hand and the up card are taken out of it. Doubling is
-    for the full bet: a double for less is linear in the extra stake, worth
-    ``stand + (double - stand) * extra / bet`` over doubling for ``extra``.
+    a fresh shoe); the hand and the up card are taken out of it (take the
+    other cards on the table out of ``composition`` too). Doubling is for the
+    full bet; docs/engine.md gives the value of a double for less. With
+    ``split_hands`` (a hand from a split, the seat now holding that many
+    hands) the values are this hand's, per unit of its bet, given no dealer
+    blackjack on every profile (on a no-peek table a blackjack takes the
+    seat's original bet whatever this hand does).
     """
     check_rules(rules)
-    legal = legal_actions(rules, hand_cards, up_card)
+    legal = legal_actions(rules, hand_cards, up_card, split_hands=split_hands)
     hand = _parse_hand(hand_cards)
     shoe = Composition(_shoe(rules, composition)).without(hand).counts
     up = card_index(up_card)
@@ -123,7 +140,8 @@ def action_evs(rules: RuleSet, composition: Composition | None, hand_cards: Sequ
     code = encode(counts)
     hard, aces, ncards = hand_state(code)
     blackjack = solver.blackjack_chance(code)
-    natural = ncards == 2 and hard == 11 and aces
+    natural = ncards == 2 and hard == 11 and aces and not split_hands
+    given_no_blackjack = rules.dealer_peek or bool(split_hands)
     values: dict[str, float] = {}
     plays = [action for action in legal if action not in ("split", "insurance")]
     if natural:
@@ -133,7 +151,8 @@ def action_evs(rules: RuleSet, composition: Composition | None, hand_cards: Sequ
         solver.prefetch(solver.reachable(code))
         values.update(solver.action_values(code, tuple(plays), LEVEL0))
     if "split" in legal:
-        values["split"] = best_split_value(solver, hand[0])[0]
+        limit = rules.max_hands - split_hands + 1 if split_hands else None
+        values["split"] = best_split_value(solver, hand[0], limit)[0]
     result = {}
     for action in legal:
         if action == "insurance":
@@ -141,9 +160,9 @@ def action_evs(rules: RuleSet, composition: Composition | None, hand_cards: Sequ
             result[action] = 0.5 * (3.0 * blackjack - 1.0)
         elif natural:
             result[action] = float(rules.blackjack_pays) if rules.dealer_peek else values[action]
-        elif action == "surrender" and rules.dealer_peek:
+        elif action == "surrender" and given_no_blackjack:
             result[action] = -0.5  # exactly: half the bet back, the dealer known not to hold blackjack
-        elif rules.dealer_peek and blackjack < 1.0:
+        elif given_no_blackjack and blackjack < 1.0:
             result[action] = (values[action] + blackjack) / (1.0 - blackjack)
         else:
             result[action] = values[action]

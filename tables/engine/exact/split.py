@@ -178,15 +178,16 @@ def split_value(solver: UpCardSolver, pair: int, policy: str, limit: int | None 
     return value
 
 
-def best_split_value(solver: UpCardSolver, pair: int) -> tuple[float, int]:
+def best_split_value(solver: UpCardSolver, pair: int, limit: int | None = None) -> tuple[float, int]:
     """The optimal split and its hand limit: re-splitting every pair card, or never.
 
     Under CDZ- a split hand is played as the same cards before the split, so a
     pair is split again exactly when splitting is the best first play; when it
     is not, a player who splits anyway does better declining the re-splits.
+    ``limit``: hands this pair may end as (fewer when the seat holds others).
     """
-    limit = split_limit(solver, pair)
-    value = split_value(solver, pair, "optimal")
+    limit = split_limit(solver, pair) if limit is None else min(limit, split_limit(solver, pair))
+    value = split_value(solver, pair, "optimal", limit)
     if limit > 2:
         once = split_value(solver, pair, "optimal", limit=2)
         if once > value:
