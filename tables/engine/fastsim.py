@@ -1,7 +1,7 @@
 """The simulator's fast path: basic strategy in one tight loop over the seeded card order.
 
 It deals exactly what a ``Round`` deals from the same shoe (docs/engine.md, the
-shoe algorithm, drawn lazily card by card as ``Shoe.draw`` does), plays the
+shoe algorithm, computed as ``Shoe.draw`` computes it: ``fastshoe.py``), plays the
 same basic-strategy decisions (looked up in a table filled from
 ``strategy.basic_strategy``) and settles to the chip as RULES.md says, but
 keeps no events, no objects per hand and no checks a simulated player cannot
@@ -13,11 +13,9 @@ played instead by ``Round`` itself from the same shoe position.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterator
-from functools import lru_cache
 
-from .cards import DECK
+from .fastshoe import FastShoe, OutOfCards, hmac_pads, hmac_sha256
 from .round import Round
 from .rules import RuleSet, SplitAces, SplitBy, Surrender
 from .shoe import Shoe
@@ -26,149 +24,9 @@ from .strategy import basic_strategy
 
 BET = 10
 
-#: Canonical card index (mod 52) -> rank index (A=0 .. K=12); rank -> point index (A=0 .. tens=9).
-_RANK = tuple(index % 13 for index in range(52))
+#: Rank index (A=0 .. K=12) -> point index (A=0 .. ten-values=9).
 _POINT = tuple(min(rank, 9) for rank in range(13))
 _CARD = ("AS", "2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S", "TS")
-
-
-_INNER = bytes(byte ^ 0x36 for byte in range(256))
-_OUTER = bytes(byte ^ 0x5C for byte in range(256))
-_SHA256 = hashlib.sha256
-
-
-_ZEROS = bytes(32)
-_EARLY = 16  # steps run with a dict of displaced positions before the shoe turns into a list
-#: The stream's first block counters as 8 bytes big-endian (a 416-card shoe needs about 40 blocks).
-_COUNTERS = tuple(counter.to_bytes(8, "big") for counter in range(256))
-
-
-def _pads(key: bytes) -> tuple[bytes, bytes]:
-    """HMAC's inner and outer padded keys (RFC 2104) for a key of 32 bytes."""
-    padded = key + _ZEROS
-    return padded.translate(_INNER), padded.translate(_OUTER)
-
-
-def _hmac(pads: tuple[bytes, bytes], message: bytes) -> bytes:
-    """``hmac.digest(key, message, "sha256")``, from the key's pads: two hashes, no setup."""
-    return _SHA256(pads[1] + _SHA256(pads[0] + message).digest()).digest()
-
-
-class _OutOfCards(Exception):
-    """The round needs more cards than the shoe holds: ``Round`` plays it instead."""
-
-
-@lru_cache(maxsize=8)
-def _ranks(decks: int) -> tuple[int, ...]:
-    """The rank of every card of the canonical shoe (``DECK * decks``)."""
-    return tuple(_RANK[index % 52] for index in range(52 * decks))
-
-
-@lru_cache(maxsize=8)
-def _draws(size: int) -> list[tuple[int, int]]:
-    """randbelow(n): the bytes to read and the mask, for every n up to ``size``."""
-    return [(0, 0)] + [(((n - 1).bit_length() + 7) >> 3, (1 << (n - 1).bit_length()) - 1)
-                       for n in range(1, size + 1)]
-
-
-class FastShoe:
-    """The seeded shoe's card order, dealt exactly as ``Shoe.draw`` deals it.
-
-    ``cards`` holds the ranks (A=0 .. K=12) shuffled into place so far, a few
-    ahead of ``dealt``: each Fisher-Yates step fixes one position for good, so
-    running a step early changes nothing. ``Shoe`` keeps a dict of displaced
-    positions to stay lazy; here the whole canonical order is a list of ranks,
-    swapped in place, which is cheaper per card.
-    """
-
-    __slots__ = ("seed", "decks", "size", "shuffled", "order", "displaced", "counter", "buffer", "offset",
-                 "draws", "cards", "dealt", "pads")
-
-    def __init__(self, seed: bytes, decks: int) -> None:
-        self.decks = decks
-        self.size = 52 * decks
-        self.draws = _draws(self.size)
-        self.cards: list[int] = []
-        self.reset(seed)
-
-    def reset(self, seed: bytes) -> None:
-        """A new shoe from ``seed``, reusing this object (a fresh shoe every round)."""
-        self.seed = seed
-        self.pads = _pads(seed)
-        self.shuffled = self.counter = self.offset = self.dealt = 0
-        self.buffer = b""
-        # The first few steps keep Shoe's dict of displaced positions (cheap to start, as a
-        # fresh shoe every round wants); past _EARLY cards, the whole order as a list of ranks.
-        self.displaced: dict[int, int] = {}
-        self.order: list[int] | None = None
-        self.cards.clear()
-
-    def shuffle(self, count: int) -> None:
-        """Run the next ``count`` Fisher-Yates steps (fewer when the shoe ends)."""
-        position = self.shuffled
-        size = self.size
-        stop = min(position + count, size)
-        if position >= stop:
-            return
-        if self.order is None and stop > _EARLY:
-            order = self.order = list(_ranks(self.decks))
-            for place, card in self.displaced.items():
-                order[place] = _RANK[card % 52]
-        draws, order, displaced, append = self.draws, self.order, self.displaced, self.cards.append
-        buffer, offset = self.buffer, self.offset
-        length = len(buffer)
-        while position < stop:
-            left = size - position
-            pick = 0
-            if left > 1:
-                width, mask = draws[left]
-                while True:
-                    if offset + width > length:
-                        counter = self.counter
-                        block = _COUNTERS[counter] if counter < 256 else counter.to_bytes(8, "big")
-                        buffer = buffer[offset:] + _hmac(self.pads, block)
-                        self.counter += 1
-                        offset = 0
-                        length = len(buffer)
-                    if width == 2:
-                        pick = ((buffer[offset] << 8) | buffer[offset + 1]) & mask
-                    else:
-                        pick = buffer[offset] & mask
-                    offset += width
-                    if pick < left:
-                        break
-            if order is not None:
-                if pick:
-                    swap = position + pick
-                    order[position], order[swap] = order[swap], order[position]
-                append(order[position])
-            else:
-                here = displaced.pop(position, position)
-                if pick:
-                    swap = position + pick
-                    here, displaced[swap] = displaced.get(swap, swap), here
-                append(_RANK[here % 52])
-            position += 1
-        self.shuffled = position
-        self.buffer = buffer
-        self.offset = offset
-
-    def draw(self) -> int:
-        """The rank of the next card."""
-        dealt = self.dealt
-        if dealt >= len(self.cards):
-            self.shuffle(2)
-            if dealt >= len(self.cards):
-                raise _OutOfCards
-        self.dealt = dealt + 1
-        return self.cards[dealt]
-
-    def as_shoe(self) -> Shoe:
-        """The same shoe as a ``Shoe`` having dealt as many cards (replays the draws)."""
-        shoe = Shoe.from_seed(self.seed, self.decks)
-        for _ in range(self.dealt):
-            shoe.draw()
-        return shoe
 
 
 class _Strategy:
@@ -242,7 +100,7 @@ def _round_one_seat(table: _Table, shoe: FastShoe) -> int:
     if dealt + 4 > len(cards):
         shoe.shuffle(dealt + 5 - len(cards))
         if dealt + 4 > len(cards):
-            raise _OutOfCards
+            raise OutOfCards
     first, up_rank, second, hole_rank = cards[dealt:dealt + 4]
     shoe.dealt = dealt + 4
     one, two, up, hole = _POINT[first], _POINT[second], _POINT[up_rank], _POINT[hole_rank]
@@ -467,20 +325,20 @@ def round_results(rules: RuleSet, rounds: int, seats: int, seed: bytes,
     table = _Table(rules)
     decks = rules.decks
     cut = rules.cut_card(decks * 52)
-    master = _pads(seed)  # derive_seed(seed, b"shoe", k) without hmac's per-call setup
+    master = hmac_pads(seed)  # derive_seed(seed, b"shoe", k) without hmac's per-call setup
     shoes = 0
-    shoe = FastShoe(_hmac(master, b"shoe" + shoes.to_bytes(8, "big")), decks)
+    shoe = FastShoe(hmac_sha256(master, b"shoe" + shoes.to_bytes(8, "big")), decks)
     replace = False
     for _ in range(rounds):
         # Shoe.needs_reshuffle: a fresh shoe once any card is dealt, else at the cut card.
         if fresh_shoe or replace or (shoe.dealt > 0 if cut is None else shoe.dealt >= cut):
             shoes += 1
-            shoe.reset(_hmac(master, b"shoe" + shoes.to_bytes(8, "big")))
+            shoe.reset(hmac_sha256(master, b"shoe" + shoes.to_bytes(8, "big")))
             replace = False
         start = shoe.dealt
         try:
             net = _round_one_seat(table, shoe) if seats == 1 else _round(table, shoe, seats)
-        except _OutOfCards:
+        except OutOfCards:
             # RULES.md's mid-round reshuffle: the table's own Round deals this one.
             shoe.dealt = start
             engine_shoe = shoe.as_shoe()

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import hmac
+
 import pytest
 
-from tables.engine import PROFILES, Phase, Round, Shoe, derive_seed
-from tables.engine import fastsim
+from tables.engine import PROFILES, RANKS, Phase, Round, Shoe, derive_seed
+from tables.engine import fastshoe, fastsim
 from tables.engine.simulate import BET, STACK, _LegalView, parse_seed, play_rounds, simulate
 from tables.engine.strategy import basic_strategy
 
@@ -30,6 +32,24 @@ def round_by_round(rules, rounds, seats, seed, fresh_shoe):
             cards = round_.seats[number].hands[index].cards
             getattr(round_, basic_strategy(rules, cards, up_card, _LegalView(round_, number, index)))(number, index)
         yield sum(seat.stack for seat in round_.seats.values()) - STACK * seats, shoes, shoe.dealt
+
+
+@pytest.mark.parametrize("decks", [1, 6, 8])
+def test_the_fast_shoe_deals_the_order_of_the_shoe(decks):
+    seed = parse_seed(f"erin-{decks}")
+    shoe = fastsim.FastShoe(seed, decks)
+    ranks = [shoe.draw() for _ in range(52 * decks)]
+    assert ranks == [RANKS.index(card[0]) for card in Shoe.from_seed(seed, decks).order()]
+    with pytest.raises(fastsim.OutOfCards):
+        shoe.draw()
+    shoe.reset(derive_seed(seed, b"again"))
+    assert [shoe.draw() for _ in range(5)] == [
+        RANKS.index(card[0]) for card in Shoe.from_seed(derive_seed(seed, b"again"), decks).order()[:5]]
+
+
+def test_hmac_from_the_pads_is_hmac():
+    key, message = parse_seed("frank"), b"shoe" + (7).to_bytes(8, "big")
+    assert fastshoe.hmac_sha256(fastshoe.hmac_pads(key), message) == hmac.digest(key, message, "sha256")
 
 
 CASES = [
@@ -60,7 +80,7 @@ def test_a_round_that_runs_the_shoe_out_is_dealt_by_the_round(monkeypatch):
         calls.append(shoe.dealt)
         if len(calls) % 3 == 0:
             shoe.dealt = shoe.size  # as if the shoe were empty: the round must be dealt by Round
-            raise fastsim._OutOfCards
+            raise fastsim.OutOfCards
         return real(table, shoe, seats)
 
     monkeypatch.setattr(fastsim, "_round", runs_out_every_third_round)
