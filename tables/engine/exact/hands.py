@@ -36,6 +36,8 @@ _MASK = 63
 _STAND_COLUMNS = 6
 _CARD = tuple(f"{rank}S" for rank in INDEX_RANK)  # a card of each value, for the chart
 _HIT_STAND = ("hit", "stand")
+#: (policy, a hand of a split, pair index, level): which memo tables and rules a value uses.
+Context = tuple[str, bool, int, int]
 
 
 def decode(code: int) -> tuple[int, ...]:
@@ -99,10 +101,10 @@ class UpCardSolver:
         self.size = sum(left)
         self.outcomes: dict[int, tuple[float, ...]] = {}
         self.stands: dict[int, tuple[float, ...]] = {}
-        self._memo: dict[tuple[str, bool, int, int], tuple[dict[int, float], dict[int, float]]] = {}
+        self._memo: dict[Context, tuple[dict[int, float], dict[int, float]]] = {}
         self._trees: dict[int, list[int]] = {}
         self._charts: dict[tuple[int, bool, bool, int, tuple[str, ...]], str] = {}
-        self._decisions: dict[tuple[str, bool, int, int], str] = {}
+        self._decisions: dict[tuple[str, bool, int, int], str] = {}  # (policy, split, pair, code)
 
     # -- the dealer -----------------------------------------------------------------
 
@@ -200,7 +202,7 @@ class UpCardSolver:
         # A dealer blackjack takes only the initial bet (OBO; the peek): give back the double.
         return value / left + self.blackjack_chance(removed)
 
-    def hit(self, code: int, hard: int, aces: bool, ncards: int, context: tuple[str, bool, int, int]) -> float:
+    def hit(self, code: int, hard: int, aces: bool, ncards: int, context: Context) -> float:
         """Value of drawing one card, then playing on by the policy (no double or surrender)."""
         policy, _, pair, level = context
         hits = self.tables(*context)[0]
@@ -250,13 +252,6 @@ class UpCardSolver:
         hits[code] = value
         return value
 
-    def chooses_hit(self, code: int, hard: int, aces: bool, ncards: int, policy: str) -> bool:
-        """Hit or stand for a hand of three or more cards (the only choices left)."""
-        if policy == "basic":
-            return self.chart(code, _HIT_STAND) == "hit"
-        level0 = ("optimal", False, 0, 0)
-        return self.hit(code, hard, aces, ncards, level0) > self.stand(code, hard, aces)
-
     def chart(self, code: int, legal: tuple[str, ...]) -> str:
         """The basic-strategy play; the chart reads the total, softness and a splittable pair."""
         hard, aces, ncards = hand_state(code)
@@ -287,7 +282,7 @@ class UpCardSolver:
                 actions.append("surrender")
         return tuple(actions)
 
-    def action_values(self, code: int, legal: tuple[str, ...], context: tuple[str, bool, int, int]) -> dict[str, float]:
+    def action_values(self, code: int, legal: tuple[str, ...], context: Context) -> dict[str, float]:
         hard, aces, ncards = hand_state(code)
         _, _, pair, level = context
         extra = level * STEP[pair] if level else 0
@@ -303,7 +298,7 @@ class UpCardSolver:
                 values[action] = self.surrender(code, extra)
         return values
 
-    def play(self, code: int, context: tuple[str, bool, int, int]) -> float:
+    def play(self, code: int, context: Context) -> float:
         """Value of a hand of two or more cards played by the policy from its first decision.
 
         In a split context the hand is one of the split hands (its first card is
@@ -316,7 +311,7 @@ class UpCardSolver:
             value = plays[code] = self.action_values(code, (action,), context)[action]
         return value
 
-    def decide(self, code: int, context: tuple[str, bool, int, int]) -> str:
+    def decide(self, code: int, context: Context) -> str:
         """The policy's play for a hand of two or more cards (splitting aside)."""
         policy, split, pair, _ = context
         key = (policy, split, pair, code)
