@@ -68,12 +68,13 @@ class FastShoe:
     """
 
     __slots__ = ("seed", "decks", "size", "shuffled", "order", "displaced", "counter", "buffer", "offset",
-                 "draws", "cards", "dealt", "pads")
+                 "draws", "ranks", "cards", "dealt", "pads")
 
     def __init__(self, seed: bytes, decks: int) -> None:
         self.decks = decks
         self.size = 52 * decks
         self.draws = _draws(self.size)
+        self.ranks = _ranks(decks)
         self.cards: list[int] = []
         self.reset(seed)
 
@@ -96,10 +97,11 @@ class FastShoe:
         stop = min(position + count, size)
         if position >= stop:
             return
+        ranks = self.ranks
         if self.order is None and stop > _EARLY:
-            order = self.order = list(_ranks(self.decks))
+            order = self.order = list(ranks)
             for place, card in self.displaced.items():
-                order[place] = RANK[card % 52]
+                order[place] = ranks[card]
         draws, order, displaced, append = self.draws, self.order, self.displaced, self.cards.append
         buffer, offset = self.buffer, self.offset
         length = len(buffer)
@@ -109,18 +111,15 @@ class FastShoe:
             if left > 1:
                 width, mask = draws[left]
                 while True:
-                    if offset + width > length:
+                    end = offset + width
+                    if end > length:
                         counter = self.counter
                         block = _COUNTERS[counter] if counter < 256 else counter.to_bytes(8, "big")
                         buffer = buffer[offset:] + hmac_sha256(self.pads, block)
-                        self.counter += 1
-                        offset = 0
-                        length = len(buffer)
-                    if width == 2:
-                        pick = ((buffer[offset] << 8) | buffer[offset + 1]) & mask
-                    else:
-                        pick = buffer[offset] & mask
-                    offset += width
+                        self.counter = counter + 1
+                        offset, end, length = 0, width, len(buffer)
+                    pick = (((buffer[offset] << 8) | buffer[offset + 1]) if width == 2 else buffer[offset]) & mask
+                    offset = end
                     if pick < left:
                         break
             if order is not None:
@@ -133,7 +132,7 @@ class FastShoe:
                 if pick:
                     swap = position + pick
                     here, displaced[swap] = displaced.get(swap, swap), here
-                append(RANK[here % 52])
+                append(ranks[here])
             position += 1
         self.shuffled = position
         self.buffer = buffer

@@ -30,17 +30,20 @@ _CARD = ("AS", "2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S", "TS")
 
 
 class _Strategy:
-    """Basic-strategy plays by (up card, total, soft, pair, may double, may surrender)."""
+    """Basic-strategy plays by (up card, total, soft, pair, may double, may surrender).
+
+    A flat list indexed by those six, filled from ``basic_strategy`` on first use.
+    """
 
     def __init__(self, rules: RuleSet) -> None:
         self.rules = rules
-        self.table: dict[tuple[int, int, bool, int, bool, bool], str] = {}
+        self.table: list[str | None] = [None] * (10 * 22 * 2 * 11 * 2 * 2)
 
     def play(self, up: int, total: int, soft: bool, pair: int, double: bool, surrender: bool) -> str:
-        key = (up, total, soft, pair, double, surrender)
-        action = self.table.get(key)
+        key = ((((up * 22 + total) * 2 + soft) * 11 + pair + 1) * 2 + double) * 2 + surrender
+        action = self.table[key]
         if action is None:
-            action = self.table[key] = self._ask(*key)
+            action = self.table[key] = self._ask(up, total, soft, pair, double, surrender)
         return action
 
     def _ask(self, up: int, total: int, soft: bool, pair: int, double: bool, surrender: bool) -> str:
