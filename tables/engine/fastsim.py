@@ -41,9 +41,18 @@ class _Strategy:
 
     def play(self, up: int, total: int, soft: bool, pair: int, double: bool, surrender: bool) -> str:
         key = ((((up * 22 + total) * 2 + soft) * 11 + pair + 1) * 2 + double) * 2 + surrender
+        return self.table[key] or self.ask(key)
+
+    def ask(self, key: int) -> str:
+        """The play at index ``key`` (as ``play`` computes it), filled from the chart on first use."""
         action = self.table[key]
         if action is None:
-            action = self.table[key] = self._ask(up, total, soft, pair, double, surrender)
+            rest, surrender = divmod(key, 2)
+            rest, double = divmod(rest, 2)
+            rest, pair = divmod(rest, 11)
+            rest, soft = divmod(rest, 2)
+            up, total = divmod(rest, 22)
+            action = self.table[key] = self._ask(up, total, bool(soft), pair - 1, bool(double), bool(surrender))
         return action
 
     def _ask(self, up: int, total: int, soft: bool, pair: int, double: bool, surrender: bool) -> str:
@@ -71,7 +80,10 @@ class _Table:
 
     def __init__(self, rules: RuleSet) -> None:
         self.rules = rules
-        self.play = _Strategy(rules).play
+        strategy = _Strategy(rules)
+        self.play = strategy.play
+        self.moves = strategy.table  # filled on first use by ``ask``
+        self.ask = strategy.ask
         self.pays = BET * rules.blackjack_pays.numerator // rules.blackjack_pays.denominator
         self.peek = rules.dealer_peek
         self.obo = rules.original_bets_only
@@ -86,18 +98,33 @@ class _Table:
 
 def _dealer(table: _Table, shoe: FastShoe, hard: int, aces: int) -> int:
     """The dealer draws to 17 (standing on soft 17 unless the rules say hit); the final total."""
-    draw = shoe.draw
+    total, shoe.dealt = _dealer_from(shoe, shoe.dealt, hard, aces, table.hits_soft_17)
+    return total
+
+
+def _dealer_from(shoe: FastShoe, dealt: int, hard: int, aces: int, hits_soft_17: bool) -> tuple[int, int]:
+    """``_dealer`` drawing from ``shoe.cards[dealt:]``: (final total, cards dealt after it)."""
+    cards = shoe.cards
     while True:
         total = hard + 10 if aces and hard <= 11 else hard
-        if total > 17 or (total == 17 and not (table.hits_soft_17 and aces and hard <= 11)):
-            return total
-        point = _POINT[draw()]
+        if total > 17 or (total == 17 and not (hits_soft_17 and aces and hard <= 11)):
+            return total, dealt
+        if dealt == len(cards):
+            shoe.shuffle(3)
+            if dealt == len(cards):
+                raise OutOfCards
+        point = _POINT[cards[dealt]]
+        dealt += 1
         hard += point + 1
         aces += point == 0
 
 
 def _round_one_seat(table: _Table, shoe: FastShoe) -> int:
-    """One seat's round; a split hands the seat over to the general path."""
+    """One seat's round, its hand in local variables; a split hands it to the general path.
+
+    Cards are read straight from ``shoe.cards`` (``dealt`` kept locally and
+    stored back before every return).
+    """
     cards = shoe.cards
     dealt = shoe.dealt
     if dealt + 4 > len(cards):
@@ -105,7 +132,8 @@ def _round_one_seat(table: _Table, shoe: FastShoe) -> int:
         if dealt + 4 > len(cards):
             raise OutOfCards
     first, up_rank, second, hole_rank = cards[dealt:dealt + 4]
-    shoe.dealt = dealt + 4
+    dealt += 4
+    shoe.dealt = dealt
     one, two, up, hole = _POINT[first], _POINT[second], _POINT[up_rank], _POINT[hole_rank]
     natural = one + two == 9 and (one == 0 or two == 0)
     dealer_blackjack = up + hole == 9 and (up == 0 or hole == 0)
@@ -131,41 +159,48 @@ def _round_one_seat(table: _Table, shoe: FastShoe) -> int:
     aces = (one == 0) + (two == 0)
     count = 2
     bet = BET
-    play = table.play
-    draw = shoe.draw
+    moves = table.moves
+    pair = one if table.max_hands >= 2 and (first == second if table.by_rank else one == two) else -1
+    surrender = table.surrender
     while True:
         total = hard + 10 if aces and hard <= 11 else hard
         if hard > 21 or total == 21:
             break
-        pair = -1
-        if count == 2 and table.max_hands >= 2 and (first == second if table.by_rank else one == two):
-            pair = one
-        action = play(up, total, aces > 0 and hard <= 11, pair, count == 2, table.surrender and count == 2)
+        two_cards = count == 2
+        soft = aces > 0 and hard <= 11
+        key = ((((up * 22 + total) * 2 + soft) * 11 + (pair + 1 if two_cards else 0)) * 2 + two_cards) * 2 \
+            + (surrender and two_cards)
+        action = moves[key] or table.ask(key)
         if action == "stand":
             break
-        if action == "hit":
-            point = _POINT[draw()]
+        if action == "hit" or action == "double":
+            if dealt == len(cards):
+                shoe.shuffle(3)
+                if dealt == len(cards):
+                    raise OutOfCards
+            point = _POINT[cards[dealt]]
+            dealt += 1
             hard += point + 1
             aces += point == 0
             count += 1
-        elif action == "double":
-            bet += BET
-            point = _POINT[draw()]
-            hard += point + 1
-            aces += point == 0
-            break
+            if action == "double":
+                bet += BET
+                break
         elif action == "surrender":
+            shoe.dealt = dealt
             return -(BET - BET // 2)  # RULES.md: floor(bet / 2) comes back; no live hand
         else:
+            shoe.dealt = dealt
             hands = [[hard, aces, count, bet, first, second, False, False, False, False]]
             net = _play_seat(table, hands, up, shoe)
             return net + _settle(table, shoe, [hands], [False], waits and dealer_blackjack, dealer_hard, dealer_aces)
+    shoe.dealt = dealt
     if waits and dealer_blackjack:
         return -BET  # OBO: only the initial bet is lost, the double comes back
     if hard > 21:
         return -bet  # no live hand: the dealer does not draw
     total = hard + 10 if aces and hard <= 11 else hard
-    dealer = _dealer(table, shoe, dealer_hard, dealer_aces)
+    dealer, shoe.dealt = _dealer_from(shoe, dealt, dealer_hard, dealer_aces, table.hits_soft_17)
     if dealer > 21 or total > dealer:
         return bet
     return -bet if total < dealer else 0
