@@ -5,7 +5,7 @@ simulator deals a fresh shoe every round (``fresh_shoe=True``; at a cut card
 the edge moves by a few hundredths of a point). 100,000 rounds through the fast
 path (held to Round in test_fastsim.py) take a second or two per profile; the
 test allows four standard errors, 1.45 points: enough to catch a payout or a
-rule played wrong (a natural paid 1:1 is 2.3 points, no doubling about 1.6),
+rule played wrong (a natural paid 1:1 instead of 3:2 moves it 2.3 points),
 not a subtle one, which the published figures of test_exact_published.py and
 the round-by-round identity of test_fastsim.py are for.
 """
