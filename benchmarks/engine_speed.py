@@ -1,13 +1,13 @@
-"""Rounds per second of the engine under basic strategy, in one process: the Round and the fast path.
+"""Rounds per second of the engine under basic strategy, in one process: the GameRound and the fast path.
 
     .venv/bin/python benchmarks/engine_speed.py [--profile atlantic-city] [--rounds 200000] [--seats 1]
         [--engine both|round|fast]
 
-``round`` plays through ``tables.engine.simulate.play_rounds``: the same Round
+``round`` plays through ``tables.engine.simulate.play_rounds``: the same GameRound
 class the tables use, a fresh seeded shoe per round where the profile says so.
 ``fast`` plays the same rounds from the same shoes through
 ``tables.engine.fastsim.play_rounds_fast`` (tests/engine/test_fastsim.py holds
-it to Round round by round). ``both`` (the default) measures the two in one
+it to GameRound round by round). ``both`` (the default) measures the two in one
 run and checks that they agree. Prints one JSON object: rounds per second of
 wall-clock time and of this process's CPU time (the two differ when other
 processes share the cores). A benchmark, not a test: figures depend on the

@@ -1,11 +1,11 @@
-"""The fast path's shoe: the seeded card order of ``Shoe``, computed a few cards ahead.
+"""The fast path's shoe: the seeded card order of ``CardShoe``, computed a few cards ahead.
 
 Same algorithm as ``shoe.py`` (docs/engine.md, "The shoe"), bit for bit:
 the HMAC-SHA256 byte stream, rejection sampling and forward Fisher-Yates.
 Two things make it cheaper per card: HMAC computed from the key's pads with
 two plain SHA-256 hashes (``hmac.digest`` pays a setup per call), and past its
 first 16 cards the shoe held as a list of ranks swapped in place rather than
-``Shoe``'s dict of displaced positions.
+``CardShoe``'s dict of displaced positions.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import hashlib
 from functools import lru_cache
 
 from .cards import DECK, RANKS
-from .shoe import Shoe
+from .shoe import CardShoe
 
 #: Canonical card index (mod 52) -> rank index (A=0 .. K=12).
 RANK = tuple(RANKS.index(card[0]) for card in DECK)
@@ -40,7 +40,7 @@ def hmac_sha256(pads: tuple[bytes, bytes], message: bytes) -> bytes:
 
 
 class OutOfCards(Exception):
-    """The round needs more cards than the shoe holds: ``Round`` plays it instead."""
+    """The round needs more cards than the shoe holds: ``GameRound`` plays it instead."""
 
 
 @lru_cache(maxsize=8)
@@ -57,11 +57,11 @@ def _draws(size: int) -> list[tuple[int, int]]:
 
 
 class FastShoe:
-    """The seeded shoe's card order, dealt exactly as ``Shoe.draw`` deals it.
+    """The seeded shoe's card order, dealt exactly as ``CardShoe.draw`` deals it.
 
     ``cards`` holds the ranks (A=0 .. K=12) shuffled into place so far, a few
     ahead of ``dealt``: each Fisher-Yates step fixes one position for good, so
-    running a step early changes nothing. The first steps keep ``Shoe``'s dict
+    running a step early changes nothing. The first steps keep ``CardShoe``'s dict
     of displaced positions (nothing to set up: a fresh shoe every round deals
     a handful of cards); past them the canonical order becomes a list of
     ranks, swapped in place, which is cheaper per card.
@@ -84,7 +84,7 @@ class FastShoe:
         self.pads = hmac_pads(seed)
         self.shuffled = self.counter = self.offset = self.dealt = 0
         self.buffer = b""
-        # The first few steps keep Shoe's dict of displaced positions (cheap to start, as a
+        # The first few steps keep CardShoe's dict of displaced positions (cheap to start, as a
         # fresh shoe every round wants); past _EARLY cards, the whole order as a list of ranks.
         self.displaced: dict[int, int] = {}
         self.order: list[int] | None = None
@@ -148,9 +148,9 @@ class FastShoe:
         self.dealt = dealt + 1
         return self.cards[dealt]
 
-    def as_shoe(self) -> Shoe:
-        """The same shoe as a ``Shoe`` having dealt as many cards (replays the draws)."""
-        shoe = Shoe.from_seed(self.seed, self.decks)
+    def as_shoe(self) -> CardShoe:
+        """The same shoe as a ``CardShoe`` having dealt as many cards (replays the draws)."""
+        shoe = CardShoe.from_seed(self.seed, self.decks)
         for _ in range(self.dealt):
             shoe.draw()
         return shoe

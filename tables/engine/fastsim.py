@@ -1,14 +1,14 @@
 """The simulator's fast path: basic strategy in one tight loop over the seeded card order.
 
-It deals exactly what a ``Round`` deals from the same shoe (docs/engine.md, the
-shoe algorithm, computed as ``Shoe.draw`` computes it: ``fastshoe.py``), plays the
+It deals exactly what a ``GameRound`` deals from the same shoe (docs/engine.md, the
+shoe algorithm, computed as ``CardShoe.draw`` computes it: ``fastshoe.py``), plays the
 same basic-strategy decisions (looked up in a table filled from
 ``strategy.basic_strategy``) and settles to the chip as RULES.md says, but
 keeps no events, no objects per hand and no checks a simulated player cannot
-fail. ``tests/engine/test_fastsim.py`` holds it to ``Round`` round by round.
+fail. ``tests/engine/test_fastsim.py`` holds it to ``GameRound`` round by round.
 
 A round that would run the shoe out (the mid-round reshuffle of RULES.md) is
-played instead by ``Round`` itself from the same shoe position.
+played instead by ``GameRound`` itself from the same shoe position.
 """
 
 from __future__ import annotations
@@ -16,87 +16,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from .fastshoe import FastShoe, OutOfCards, hmac_pads, hmac_sha256
-from .round import Round
-from .rules import RuleSet, SplitAces, SplitBy, Surrender
-from .shoe import Shoe
+from .fasttable import BET, POINT, SimTable
+from .round import GameRound
+from .rules import RuleSet
+from .shoe import CardShoe
 from .state import Phase
 from .strategy import basic_strategy
 
-BET = 10
-
-#: Rank index (A=0 .. K=12) -> point index (A=0 .. ten-values=9).
-_POINT = tuple(min(rank, 9) for rank in range(13))
-_CARD = ("AS", "2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S", "TS")
-
-
-class _Strategy:
-    """Basic-strategy plays by (up card, total, soft, pair, may double, may surrender).
-
-    A flat list indexed by those six, filled from ``basic_strategy`` on first use.
-    """
-
-    def __init__(self, rules: RuleSet) -> None:
-        self.rules = rules
-        self.table: list[str | None] = [None] * (10 * 22 * 2 * 11 * 2 * 2)
-
-    def play(self, up: int, total: int, soft: bool, pair: int, double: bool, surrender: bool) -> str:
-        key = ((((up * 22 + total) * 2 + soft) * 11 + pair + 1) * 2 + double) * 2 + surrender
-        return self.table[key] or self.ask(key)
-
-    def ask(self, key: int) -> str:
-        """The play at index ``key`` (as ``play`` computes it), filled from the chart on first use."""
-        action = self.table[key]
-        if action is None:
-            rest, surrender = divmod(key, 2)
-            rest, double = divmod(rest, 2)
-            rest, pair = divmod(rest, 11)
-            rest, soft = divmod(rest, 2)
-            up, total = divmod(rest, 22)
-            action = self.table[key] = self._ask(up, total, bool(soft), pair - 1, bool(double), bool(surrender))
-        return action
-
-    def _ask(self, up: int, total: int, soft: bool, pair: int, double: bool, surrender: bool) -> str:
-        # Cards with this total and softness (the chart reads only those, or the pair).
-        if pair >= 0:
-            cards = [_CARD[pair], _CARD[pair]]
-        elif soft:
-            cards = ["AS", _CARD[total - 12]] if total > 12 else ["AS", "AS"]
-        elif total <= 11:
-            cards = ["2S", _CARD[total - 3]]
-        else:
-            cards = ["TS", _CARD[total - 11]] if total < 21 else ["TS", "9S", "2S"]
-        legal = {"hit", "stand"}
-        if pair >= 0:
-            legal.add("split")
-        if double:
-            legal.add("double")
-        if surrender:
-            legal.add("surrender")
-        return basic_strategy(self.rules, cards, _CARD[up], legal)
-
-
-class _Table:
-    """What one simulation needs of the rules, looked up once."""
-
-    def __init__(self, rules: RuleSet) -> None:
-        self.rules = rules
-        strategy = _Strategy(rules)
-        self.play = strategy.play
-        self.moves = strategy.table  # filled on first use by ``ask``
-        self.ask = strategy.ask
-        self.pays = BET * rules.blackjack_pays.numerator // rules.blackjack_pays.denominator
-        self.peek = rules.dealer_peek
-        self.obo = rules.original_bets_only
-        self.hits_soft_17 = rules.dealer_hits_soft_17
-        self.surrender = rules.surrender is Surrender.LATE
-        self.das = rules.double_after_split
-        self.by_rank = rules.split_by is SplitBy.RANK
-        self.max_hands = rules.max_hands
-        self.one_card_aces = rules.split_aces is SplitAces.ONE_CARD
-        self.resplit_aces = rules.resplit_aces
-
-
-def _dealer(table: _Table, shoe: FastShoe, hard: int, aces: int) -> int:
+def _dealer(table: SimTable, shoe: FastShoe, hard: int, aces: int) -> int:
     """The dealer draws to 17 (standing on soft 17 unless the rules say hit); the final total."""
     total, shoe.dealt = _dealer_from(shoe, shoe.dealt, hard, aces, table.hits_soft_17)
     return total
@@ -113,13 +40,13 @@ def _dealer_from(shoe: FastShoe, dealt: int, hard: int, aces: int, hits_soft_17:
             shoe.shuffle(3)
             if dealt == len(cards):
                 raise OutOfCards
-        point = _POINT[cards[dealt]]
+        point = POINT[cards[dealt]]
         dealt += 1
         hard += point + 1
         aces += point == 0
 
 
-def _round_one_seat(table: _Table, shoe: FastShoe) -> int:
+def _round_one_seat(table: SimTable, shoe: FastShoe) -> int:
     """One seat's round, its hand in local variables; a split hands it to the general path.
 
     Cards are read straight from ``shoe.cards`` (``dealt`` kept locally and
@@ -134,7 +61,7 @@ def _round_one_seat(table: _Table, shoe: FastShoe) -> int:
     first, up_rank, second, hole_rank = cards[dealt:dealt + 4]
     dealt += 4
     shoe.dealt = dealt
-    one, two, up, hole = _POINT[first], _POINT[second], _POINT[up_rank], _POINT[hole_rank]
+    one, two, up, hole = POINT[first], POINT[second], POINT[up_rank], POINT[hole_rank]
     natural = one + two == 9 and (one == 0 or two == 0)
     dealer_blackjack = up + hole == 9 and (up == 0 or hole == 0)
     if up == 0 or up == 9:
@@ -178,7 +105,7 @@ def _round_one_seat(table: _Table, shoe: FastShoe) -> int:
                 shoe.shuffle(3)
                 if dealt == len(cards):
                     raise OutOfCards
-            point = _POINT[cards[dealt]]
+            point = POINT[cards[dealt]]
             dealt += 1
             hard += point + 1
             aces += point == 0
@@ -206,23 +133,23 @@ def _round_one_seat(table: _Table, shoe: FastShoe) -> int:
     return -bet if total < dealer else 0
 
 
-def _round(table: _Table, shoe: FastShoe, seats: int) -> int:
+def _round(table: SimTable, shoe: FastShoe, seats: int) -> int:
     """Every seat's round (any number of seats): all seats' net chips."""
     draw = shoe.draw
     # A hand: [hard, aces, cards, bet, first rank, second rank, from split, one card, done, settled]
     hands_of = []
     for _ in range(seats):
         rank = draw()
-        hands_of.append([[_POINT[rank] + 1, int(rank == 0), 1, BET, rank, -1, False, False, False, False]])
-    up = _POINT[draw()]
+        hands_of.append([[POINT[rank] + 1, int(rank == 0), 1, BET, rank, -1, False, False, False, False]])
+    up = POINT[draw()]
     for hands in hands_of:
         hand = hands[0]
         rank = draw()
-        hand[0] += _POINT[rank] + 1
+        hand[0] += POINT[rank] + 1
         hand[1] += rank == 0
         hand[2] = 2
         hand[5] = rank
-    hole = _POINT[draw()]
+    hole = POINT[draw()]
     dealer_hard = up + hole + 2
     dealer_aces = (up == 0) + (hole == 0)
     dealer_blackjack = up + hole == 9 and (up == 0 or hole == 0)
@@ -248,7 +175,7 @@ def _round(table: _Table, shoe: FastShoe, seats: int) -> int:
     return net + _settle(table, shoe, hands_of, naturals, waits and dealer_blackjack, dealer_hard, dealer_aces)
 
 
-def _settle(table: _Table, shoe: FastShoe, hands_of: list, naturals: list[bool], dealer_blackjack: bool,
+def _settle(table: SimTable, shoe: FastShoe, hands_of: list, naturals: list[bool], dealer_blackjack: bool,
             dealer_hard: int, dealer_aces: int) -> int:
     """The dealer's draw (only for a live hand) and every unsettled hand's result."""
     net = 0
@@ -281,7 +208,7 @@ def _settle(table: _Table, shoe: FastShoe, hands_of: list, naturals: list[bool],
     return net
 
 
-def _play_seat(table: _Table, hands: list[list], up: int, shoe: FastShoe) -> int:
+def _play_seat(table: SimTable, hands: list[list], up: int, shoe: FastShoe) -> int:
     """Basic strategy for one seat's hands, left to right, a split hand right after its source.
 
     Returns the chips settled during play (surrenders)."""
@@ -294,7 +221,7 @@ def _play_seat(table: _Table, hands: list[list], up: int, shoe: FastShoe) -> int
         if hand[2] == 1:
             # A split hand gets its second card when play reaches it.
             rank = draw()
-            hand[0] += _POINT[rank] + 1
+            hand[0] += POINT[rank] + 1
             hand[1] += rank == 0
             hand[2] = 2
             hand[5] = rank
@@ -309,23 +236,23 @@ def _play_seat(table: _Table, hands: list[list], up: int, shoe: FastShoe) -> int
             pair = -1
             if count == 2:
                 first, second = hand[4], hand[5]
-                same = first == second if table.by_rank else _POINT[first] == _POINT[second]
+                same = first == second if table.by_rank else POINT[first] == POINT[second]
                 if (same and len(hands) < table.max_hands
                         and not (hand[6] and first == 0 and not table.resplit_aces)):
-                    pair = _POINT[first]
+                    pair = POINT[first]
             double = count == 2 and (table.das or not hand[6])
             action = play(up, total, aces > 0 and hard <= 11, pair, double, table.surrender and count == 2)
             if action == "stand":
                 hand[8] = True
             elif action == "hit":
                 rank = draw()
-                hand[0] += _POINT[rank] + 1
+                hand[0] += POINT[rank] + 1
                 hand[1] += rank == 0
                 hand[2] += 1
             elif action == "double":
                 hand[3] += BET
                 rank = draw()
-                hand[0] += _POINT[rank] + 1
+                hand[0] += POINT[rank] + 1
                 hand[1] += rank == 0
                 hand[2] += 1
                 hand[8] = True
@@ -336,10 +263,10 @@ def _play_seat(table: _Table, hands: list[list], up: int, shoe: FastShoe) -> int
             else:  # split: this hand keeps its first card and draws at once; the new hand waits
                 first, second = hand[4], hand[5]
                 one_card = first == 0 and table.one_card_aces
-                hands.insert(index + 1, [_POINT[second] + 1, int(second == 0), 1, BET, second, -1, True,
+                hands.insert(index + 1, [POINT[second] + 1, int(second == 0), 1, BET, second, -1, True,
                                          one_card, False, False])
                 rank = draw()
-                hand[0] = _POINT[first] + 1 + _POINT[rank] + 1
+                hand[0] = POINT[first] + 1 + POINT[rank] + 1
                 hand[1] = int(first == 0) + (rank == 0)
                 hand[2] = 2
                 hand[5] = rank
@@ -360,7 +287,7 @@ def round_nets(rules: RuleSet, rounds: int, seats: int, seed: bytes, fresh_shoe:
 def round_results(rules: RuleSet, rounds: int, seats: int, seed: bytes,
                   fresh_shoe: bool = False) -> Iterator[tuple[int, int, int]]:
     """Per round: (net chips, number of the shoe, cards dealt from it so far)."""
-    table = _Table(rules)
+    table = SimTable(rules)
     decks = rules.decks
     cut = rules.cut_card(decks * 52)
     master = hmac_pads(seed)  # derive_seed(seed, b"shoe", k) without hmac's per-call setup
@@ -368,7 +295,7 @@ def round_results(rules: RuleSet, rounds: int, seats: int, seed: bytes,
     shoe = FastShoe(hmac_sha256(master, b"shoe" + shoes.to_bytes(8, "big")), decks)
     replace = False
     for _ in range(rounds):
-        # Shoe.needs_reshuffle: a fresh shoe once any card is dealt, else at the cut card.
+        # CardShoe.needs_reshuffle: a fresh shoe once any card is dealt, else at the cut card.
         if fresh_shoe or replace or (shoe.dealt > 0 if cut is None else shoe.dealt >= cut):
             shoes += 1
             shoe.reset(hmac_sha256(master, b"shoe" + shoes.to_bytes(8, "big")))
@@ -377,7 +304,7 @@ def round_results(rules: RuleSet, rounds: int, seats: int, seed: bytes,
         try:
             net = _round_one_seat(table, shoe) if seats == 1 else _round(table, shoe, seats)
         except OutOfCards:
-            # RULES.md's mid-round reshuffle: the table's own Round deals this one.
+            # RULES.md's mid-round reshuffle: the table's own GameRound deals this one.
             shoe.dealt = start
             engine_shoe = shoe.as_shoe()
             net = _round_by_the_engine(rules, engine_shoe, seats)
@@ -386,9 +313,9 @@ def round_results(rules: RuleSet, rounds: int, seats: int, seed: bytes,
         yield net, shoes, shoe.dealt
 
 
-def _round_by_the_engine(rules: RuleSet, shoe: Shoe, seats: int) -> int:
+def _round_by_the_engine(rules: RuleSet, shoe: CardShoe, seats: int) -> int:
     stack = 10**9
-    round_ = Round.new(rules=rules, shoe=shoe, seats={number: stack for number in range(1, seats + 1)})
+    round_ = GameRound.new(rules=rules, shoe=shoe, seats={number: stack for number in range(1, seats + 1)})
     for number in range(1, seats + 1):
         round_.bet(number, BET)
     if round_.phase is Phase.INSURANCE:
@@ -398,7 +325,7 @@ def _round_by_the_engine(rules: RuleSet, shoe: Shoe, seats: int) -> int:
         number, index = round_.to_act()
         cards = round_.seats[number].hands[index].cards
         legal = round_.legal_actions(number, index)
-        getattr(round_, basic_strategy(rules, cards, up_card, legal))(number, index)
+        round_.act(basic_strategy(rules, cards, up_card, legal), seat=number, hand=index)
     return sum(seat.stack for seat in round_.seats.values()) - stack * seats
 
 

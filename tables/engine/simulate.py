@@ -7,8 +7,8 @@ are the unit of work of the worker processes, so a result depends on the seed
 and the number of rounds, never on the number of workers.
 
 Two engines play the same rounds from the same shoes: ``"round"``, the table's
-own ``Round``, and ``"fast"`` (the default), the tight loop of ``fastsim.py``,
-held to ``Round`` round by round in ``tests/engine/test_fastsim.py``.
+own ``GameRound``, and ``"fast"`` (the default), the tight loop of ``fastsim.py``,
+held to ``GameRound`` round by round in ``tests/engine/test_fastsim.py``.
 """
 
 from __future__ import annotations

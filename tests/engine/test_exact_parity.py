@@ -3,7 +3,7 @@
 The exact analyser values the game off the top of a fresh shoe, so the
 simulator deals a fresh shoe every round (``fresh_shoe=True``; at a cut card
 the edge moves by a few hundredths of a point). 100,000 rounds through the fast
-path (held to Round in test_fastsim.py) take a second or two per profile; the
+path (held to GameRound in test_fastsim.py) take a second or two per profile; the
 test allows four standard errors, 1.45 points: enough to catch a payout or a
 rule played wrong (a natural paid 1:1 instead of 3:2 moves it 2.3 points),
 not a subtle one, which the published figures of test_exact_published.py and

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from tables.engine import PROFILES, Phase, Round, Shoe
+from tables.engine import PROFILES, CardShoe, GameRound, Phase
 from tables.engine.exact import (
     PLAY_ACTIONS,
     Composition,
@@ -110,11 +110,11 @@ def test_the_actions_valued_are_the_buttons_the_round_shows(slug, first, second,
     # A hole card that never makes blackjack, so the round reaches the player's decision.
     hole = "5C"
     cards = [first + "S", up + "H", second + "D", hole] + ["2C"] * 30
-    round_ = Round.new(rules=rules, shoe=Shoe.stacked(cards, decks=rules.decks), seats={1: 1000})
+    round_ = GameRound.new(rules=rules, shoe=CardShoe.stacked(cards, decks=rules.decks), seats={1: 1000})
     round_.bet(1, 10)
     if round_.phase is Phase.INSURANCE:
         assert "insurance" in legal_actions(rules, [first, second], up)
-        round_.decline_insurance(1)
+        round_.act("no_insurance", seat=1)
     assert round_.phase is Phase.PLAYERS
     valued = [action for action in legal_actions(rules, [first, second], up) if action != "insurance"]
     assert tuple(valued) == round_.legal_actions(1, 0)

@@ -1,4 +1,4 @@
-"""The simulator's fast path deals and settles exactly what the tables' Round does."""
+"""The simulator's fast path deals and settles exactly what the tables' GameRound does."""
 
 from __future__ import annotations
 
@@ -6,22 +6,22 @@ import hmac
 
 import pytest
 
-from tables.engine import PROFILES, RANKS, Phase, Round, Shoe, derive_seed
+from tables.engine import PROFILES, RANKS, CardShoe, GameRound, Phase, derive_seed
 from tables.engine import fastshoe, fastsim
 from tables.engine.simulate import BET, STACK, _LegalView, parse_seed, play_rounds, simulate
 from tables.engine.strategy import basic_strategy
 
 
 def round_by_round(rules, rounds, seats, seed, fresh_shoe):
-    """``simulate.play_rounds`` through Round, one (net, shoe number, cards dealt) per round."""
+    """``simulate.play_rounds`` through GameRound, one (net, shoe number, cards dealt) per round."""
     shoes = 0
-    shoe = Shoe.from_seed(derive_seed(seed, b"shoe", shoes), rules.decks)
+    shoe = CardShoe.from_seed(derive_seed(seed, b"shoe", shoes), rules.decks)
     stacks = {number: STACK for number in range(1, seats + 1)}
     for _ in range(rounds):
         if fresh_shoe or shoe.needs_reshuffle(rules):
             shoes += 1
-            shoe = Shoe.from_seed(derive_seed(seed, b"shoe", shoes), rules.decks)
-        round_ = Round.new(rules=rules, shoe=shoe, seats=stacks)
+            shoe = CardShoe.from_seed(derive_seed(seed, b"shoe", shoes), rules.decks)
+        round_ = GameRound.new(rules=rules, shoe=shoe, seats=stacks)
         for number in stacks:
             round_.bet(number, BET)
         if round_.phase is Phase.INSURANCE:
@@ -39,12 +39,12 @@ def test_the_fast_shoe_deals_the_order_of_the_shoe(decks):
     seed = parse_seed(f"erin-{decks}")
     shoe = fastsim.FastShoe(seed, decks)
     ranks = [shoe.draw() for _ in range(52 * decks)]
-    assert ranks == [RANKS.index(card[0]) for card in Shoe.from_seed(seed, decks).order()]
+    assert ranks == [RANKS.index(card[0]) for card in CardShoe.from_seed(seed, decks).order()]
     with pytest.raises(fastsim.OutOfCards):
         shoe.draw()
     shoe.reset(derive_seed(seed, b"again"))
     assert [shoe.draw() for _ in range(5)] == [
-        RANKS.index(card[0]) for card in Shoe.from_seed(derive_seed(seed, b"again"), decks).order()[:5]]
+        RANKS.index(card[0]) for card in CardShoe.from_seed(derive_seed(seed, b"again"), decks).order()[:5]]
 
 
 def test_hmac_from_the_pads_is_hmac():
@@ -79,7 +79,7 @@ def test_a_round_that_runs_the_shoe_out_is_dealt_by_the_round(monkeypatch):
     def runs_out_every_third_round(table, shoe, seats):
         calls.append(shoe.dealt)
         if len(calls) % 3 == 0:
-            shoe.dealt = shoe.size  # as if the shoe were empty: the round must be dealt by Round
+            shoe.dealt = shoe.size  # as if the shoe were empty: the round must be dealt by GameRound
             raise fastsim.OutOfCards
         return real(table, shoe, seats)
 

@@ -12,16 +12,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 
-from ..round import PLAYER_ACTIONS
+from ..actions import action_named, actions_in
 from ..rules import InsuranceRule, RuleSet, SplitAces, SplitBy, Surrender
+from ..state import Phase
 from .composition import INDEX_RANK, Composition, card_index
 from .dealer import OUTCOMES
 from .hands import UpCardSolver, encode, hand_state
 from .split import best_split_value
 
-#: The player's decisions, named and ordered as ``Round.legal_actions()`` gives them, and insurance.
-PLAY_ACTIONS = PLAYER_ACTIONS
-ACTIONS = PLAY_ACTIONS + ("insurance",)
+#: The player's decisions, named and ordered as ``GameRound.legal_actions()`` gives them
+#: (the engine's action registry), and insurance.
+PLAY_ACTIONS: tuple[str, ...] = tuple(spec.name for spec in actions_in(Phase.PLAYERS))
+ACTIONS = PLAY_ACTIONS + (action_named("insurance").name,)
 LEVEL0 = ("optimal", False, 0, 0)
 
 
@@ -80,7 +82,7 @@ def _is_pair(rules: RuleSet, hand_cards: Sequence[str], hand: list[int]) -> bool
 
 def legal_actions(rules: RuleSet, hand_cards: Sequence[str], up_card: str, *,
                   split_hands: int = 0) -> tuple[str, ...]:
-    """What the round offers this hand (``Round.legal_actions``), plus insurance on two cards.
+    """What the round offers this hand (``GameRound.legal_actions``), plus insurance on two cards.
 
     ``split_hands``: 0 for an unsplit hand; for a hand that came from a split,
     the number of hands the seat holds now (``hand_cards[0]`` the pair card).

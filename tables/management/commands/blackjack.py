@@ -34,7 +34,7 @@ class Command(BaseCommand):
         simulation.add_argument("--workers", type=int, default=1)
         simulation.add_argument("--fresh-shoe", action="store_true", help="reshuffle before every round")
         simulation.add_argument("--engine", choices=ENGINES, default="fast",
-                                help="fast: the basic-strategy loop (default); round: the tables' Round")
+                                help="fast: the basic-strategy loop (default); round: the tables' GameRound")
         ev = commands.add_parser("ev", help="exact expected value of every legal action for one hand")
         ev.add_argument("--profile", required=True, choices=sorted(PROFILES))
         ev.add_argument("--hand", required=True, help="the player's cards, e.g. T,6")
