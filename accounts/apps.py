@@ -4,3 +4,14 @@ from django.apps import AppConfig
 class AccountsConfig(AppConfig):
     name = "accounts"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from django.contrib.auth.signals import user_logged_out
+        from django.db.models.signals import pre_save
+
+        from tables.live import sockets
+        from accounts.models import User
+
+        # A player's open sockets close when their session stops standing.
+        user_logged_out.connect(sockets.on_logged_out, dispatch_uid="tables.live.sockets.logged_out")
+        pre_save.connect(sockets.on_user_saving, sender=User, dispatch_uid="tables.live.sockets.user_saving")

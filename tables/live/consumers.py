@@ -15,9 +15,9 @@ from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
-from tables.engine import BY_NAME
 from accounts import ledger
-from tables.live import broadcast, frames
+from tables.engine import BY_NAME
+from tables.live import broadcast, frames, sockets
 from tables.live.pieces import Sent, frame_for
 from tables.models import Table
 from tables.play import access, services, timers
@@ -37,6 +37,9 @@ class TableConsumer(AsyncWebsocketConsumer):
     # longer seated); a seated player's comes with each version of the table.
     bankroll: int | None = None
     bankroll_known: bool = False
+    # Set when the player's session stops standing (log-out, new password,
+    # deactivation, a break): from then on every message is refused.
+    signed_out: bool = False
 
     @property
     def rendered_version(self) -> int:
@@ -57,6 +60,10 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         self.group = broadcast.group_name(self.table_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
+        who = access.viewer_id(self.user)
+        if who is not None:
+            self.user_group = sockets.user_group(who)
+            await self.channel_layer.group_add(self.user_group, self.channel_name)
         version, deadline = await database_sync_to_async(_settle_and_read_deadline)(self.table_id)
         # This process may have no timer for the table's next deadline (it was
         # restarted, or it never committed a change here): arm one.
@@ -74,8 +81,12 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def disconnect(self, code: int) -> None:
         if hasattr(self, "group"):
             await self.channel_layer.group_discard(self.group, self.channel_name)
+        if hasattr(self, "user_group"):
+            await self.channel_layer.group_discard(self.user_group, self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if self.signed_out:
+            return  # this socket's session no longer stands: nothing it sends is acted on
         try:
             message = parse(text_data, bytes_data)
         except BadMessage as error:
@@ -111,7 +122,16 @@ class TableConsumer(AsyncWebsocketConsumer):
             raise ValueError(f"No handler for message type {message['type']}")
         await handler(message)
 
+    async def user_signed_out(self, event: dict[str, Any]) -> None:
+        """The player's session stopped standing elsewhere (log-out, new password, deactivation, a break)."""
+        self.signed_out = True
+        reason = event.get("reason") or "signed out"
+        await self.send_table(notice=f"This window is closed ({reason}). Reload the page to carry on.")
+        await self.close(code=sockets.CLOSE_SIGNED_OUT)
+
     async def table_changed(self, event: dict[str, Any]) -> None:
+        if self.signed_out:
+            return
         # Events can queue up; one render shows the latest state, so skip older ones.
         if event["version"] <= self.rendered_version:
             return
