@@ -96,3 +96,21 @@ async def test_it_leaves_the_sockets_open_when_nothing_about_the_session_changes
     await tab.act("sit", 1, buy_in=100)
     assert await seated_count(multi_table) == 1
     await tab.close()
+
+
+async def test_it_closes_the_sockets_of_a_player_whose_password_is_reset(multi_table, alice):
+    from django.contrib.auth.tokens import default_token_generator
+    from django.utils.encoding import force_bytes
+    from django.utils.http import urlsafe_base64_encode
+
+    tab = await Tab.open(multi_table, alice)
+    uid = urlsafe_base64_encode(force_bytes(alice.pk))
+    token = await database_sync_to_async(default_token_generator.make_token)(alice)
+    stranger = Client()  # the reset link opened in another browser
+    link = await database_sync_to_async(stranger.get)(f"/accounts/password/reset/{uid}/{token}/", follow=True)
+    form_url = link.redirect_chain[-1][0]
+    response = await database_sync_to_async(stranger.post)(
+        form_url, {"new_password1": "a new Passw0rd!", "new_password2": "a new Passw0rd!"}
+    )
+    assert response.status_code == 302
+    await assert_closed_for_good(tab, "password changed")

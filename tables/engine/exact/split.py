@@ -137,7 +137,6 @@ def hand_value(solver: UpCardSolver, pair: int, kind: str, level: int, policy: s
     """``EV[kind; level]``: a split hand of this pair, ``level`` other pair cards out."""
     shoe, size = solver.shoe, solver.size
     root = STEP[pair]
-    extra = level * STEP[pair]
     left = size - 1 - level
     if shoe[pair] - 1 - level < 0 or left <= 0:
         return 0.0
