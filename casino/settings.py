@@ -35,7 +35,8 @@ CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 INSTALLED_APPS = [
     # daphne first: its runserver replaces Django's with the ASGI one.
     "daphne",
-    "django.contrib.admin",
+    # The admin with strict list filters (casino/admin_lookups.py).
+    "casino.apps.CasinoAdminConfig",
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
