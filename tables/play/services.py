@@ -101,6 +101,20 @@ def do_edit_table(table_id: int, changes: dict[str, object]) -> Change:
         return Change(table.pk, table.version)
 
 
+def do_resize_empty_table(table_id: int, seats: int) -> Change:
+    """Give a table nobody sits at `seats` seats (a player's Rocket Academy table, reused at their limit)."""
+    with transaction.atomic():
+        table = _lock(table_id)
+        if table.seats.filter(player__isnull=False).exists():
+            raise TableError("Someone sat down at that table a moment ago.", "seat_taken")
+        table.seats.filter(number__gt=seats).delete()
+        table.seat_count = seats
+        table.version += 1
+        table.save(update_fields=["seat_count", "version"])  # tables.signals adds the missing seats
+        announce(TableChanged(table.pk, table.version, table.deadline))
+        return Change(table.pk, table.version)
+
+
 # --- Seats --------------------------------------------------------------------------
 
 
