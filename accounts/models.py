@@ -131,3 +131,21 @@ class Transfer(models.Model):
 
     def __str__(self) -> str:
         return f"{self.amount} chips {self.source} → {self.destination} ({self.get_kind_display()})"
+
+
+class Signup(models.Model):
+    """An account made on the sign-up page, by the client address it came from.
+
+    SIGNUPS_PER_ADDRESS_PER_HOUR counts these (accounts.services.do_sign_up);
+    rows older than the hour are pruned as new ones are written.
+    """
+
+    address = models.CharField(max_length=64, help_text="The client address (accounts.throttle.client_address).")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["address", "created_at"], name="signups_by_address")]
+
+    def __str__(self) -> str:
+        return f"{self.address} at {self.created_at:%Y-%m-%d %H:%M}"

@@ -189,6 +189,20 @@ DEFAULT_BUY_IN_CHIPS = env_int("DEFAULT_BUY_IN_CHIPS", 100, minimum=1)
 TOP_UP_CHIPS = env_int("TOP_UP_CHIPS", 100, minimum=1)
 STATEMENT_PAGE_SIZE = env_int("STATEMENT_PAGE_SIZE", 25, minimum=1)
 
+# --- Limits on what one player or address may make or send (issue 15, docs/deploy.md) ---------
+
+# Rocket Academy tables one player may hold (their solo table is one more); an empty one is reused first.
+TABLES_PER_PLAYER = env_int("TABLES_PER_PLAYER", 5, minimum=1)
+# Open tables per lobby page.
+LOBBY_PAGE_SIZE = env_int("LOBBY_PAGE_SIZE", 20, minimum=1)
+# Accounts one client address may create in an hour (0: no sign-ups at all).
+SIGNUPS_PER_ADDRESS_PER_HOUR = env_int("SIGNUPS_PER_ADDRESS_PER_HOUR", 5, minimum=0)
+# Table sockets open at once per player and per client address, counted in each server process.
+SOCKETS_PER_USER = env_int("SOCKETS_PER_USER", 20, minimum=1)
+SOCKETS_PER_ADDRESS = env_int("SOCKETS_PER_ADDRESS", 50, minimum=1)
+# Frames a table socket may send in one second that are not an action of the page; past that it is closed.
+BAD_FRAMES_PER_SECOND = env_int("BAD_FRAMES_PER_SECOND", 5, minimum=1)
+
 EMAIL_BACKEND = env_str("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
 EMAIL_HOST = env_str("EMAIL_HOST", "localhost")
 EMAIL_PORT = env_int("EMAIL_PORT", 25, minimum=1)

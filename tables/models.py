@@ -172,6 +172,25 @@ class Seat(models.Model):
         self.save()
 
 
+class SeatAccount(models.Model):
+    """The stack a player last had at a seat: sitting there again reuses it, not a new ledger account each time.
+
+    One row per seat and player (issue 15: a hundred sit/leave cycles made a
+    hundred accounts). The account is reused only while no seat holds it and
+    it is empty; otherwise the sit opens a new one and remembers that instead.
+    """
+
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="+")
+    player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    account = models.OneToOneField("accounts.LedgerAccount", on_delete=models.PROTECT, related_name="+")
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["seat", "player"], name="one_stack_per_seat_and_player")]
+
+    def __str__(self) -> str:
+        return f"{self.seat}: {self.account}"
+
+
 class Shoe(models.Model):
     """A shoe in use at a table. The seed stays secret until the shoe is retired."""
 
