@@ -45,6 +45,9 @@ class LedgerAccount(models.Model):
     )
     label = models.CharField(max_length=120)
     balance = models.BigIntegerField(default=0, editable=False)
+    # A seat's outstanding top-up: chips the grants account lent it (ledger.top_up).
+    # Capped at the stack as each round settles; repaid first when it cashes out.
+    credit = models.BigIntegerField(default=0, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -53,6 +56,9 @@ class LedgerAccount(models.Model):
             models.CheckConstraint(
                 condition=Q(balance__gte=0) | Q(kind__in=OVERDRAFT_KINDS),
                 name="ledger_account_no_overdraft",
+            ),
+            models.CheckConstraint(
+                condition=Q(credit=0) | Q(kind=AccountKind.SEAT, credit__gt=0), name="ledger_account_credit_on_seats"
             ),
             models.UniqueConstraint(
                 fields=["user"], condition=Q(kind=AccountKind.BANKROLL), name="one_bankroll_per_user"
@@ -78,6 +84,7 @@ class TransferKind(models.TextChoices):
     BUY_IN = "buy_in", "Buy-in"
     CASH_OUT = "cash_out", "Cash-out"
     TOP_UP = "top_up", "Top-up"
+    TOP_UP_REPAID = "top_up_repaid", "Top-up repaid"
     BET = "bet", "Bet"
     DOUBLE = "double", "Double"
     SPLIT = "split", "Split"

@@ -171,6 +171,8 @@ def _finish(table: Table, round_row: Round, engine: GameRound, now: dt.datetime)
     if engine.shoe.needs_reshuffle(engine.rules):
         # Done with: its seed may be revealed now (hand history, shoe verification).
         Shoe.objects.filter(pk=round_row.shoe_id, retired_at__isnull=True).update(retired_at=now)
+    # Top-up chips lost in the round are gone: no seat owes more than it holds (issue 14).
+    ledger.cap_credit([seat.account_id for seat in seats if seat.number in engine.seats])
     for seat in seats:
         part = engine.seats.get(seat.number)
         if part is None:
