@@ -85,6 +85,7 @@ class TransferKind(models.TextChoices):
     CASH_OUT = "cash_out", "Cash-out"
     TOP_UP = "top_up", "Top-up"
     TOP_UP_REPAID = "top_up_repaid", "Top-up repaid"
+    REFILL = "refill", "Refill"
     BET = "bet", "Bet"
     DOUBLE = "double", "Double"
     SPLIT = "split", "Split"

@@ -6,6 +6,7 @@ from accounts import views
 urlpatterns = [
     path("signup/", views.signup, name="signup"),
     path("profile/", views.profile, name="profile"),
+    path("refill/", views.refill, name="refill"),
     path(
         "login/",
         auth_views.LoginView.as_view(template_name="accounts/login.html", redirect_authenticated_user=True),

@@ -11,9 +11,10 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.safestring import mark_safe
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts import chart, ledger
+from accounts.refill import RefillRefused, do_refill, refill_offer
 from accounts.forms import SignupForm
 from accounts.models import AccountKind, LedgerAccount, Transfer, TransferKind
 from accounts.services import do_create_account
@@ -115,7 +116,22 @@ def profile(request: HttpRequest) -> HttpResponse:
             "page": page,
             "stacks": stacks,
             "at_tables": at_tables,
+            "refill": refill_offer(request.user, bankroll.balance, at_tables),
+            "refill_to": settings.REFILL_TO_CHIPS,
             # Every text in it is escaped by accounts.chart.
             "chart_svg": mark_safe(chart.bankroll_svg(history, title=CHART_TITLE)),
         },
     )
+
+
+@login_required
+@require_POST
+def refill(request: HttpRequest) -> HttpResponse:
+    """`Refill chips` (issue 14): the service decides; the profile says what happened."""
+    try:
+        made = do_refill(request.user)
+    except RefillRefused as refusal:
+        messages.error(request, str(refusal))
+    else:
+        messages.success(request, f"Refilled: {made.amount:,} chips added to your bankroll.")
+    return redirect("profile")
