@@ -15,7 +15,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from accounts import ledger
+from accounts import ledger, limits
 from accounts.models import AccountKind, LedgerAccount, Transfer, TransferKind, User
 
 REFILL_EVERY = dt.timedelta(hours=24)
@@ -63,6 +63,9 @@ def check_refill(user: User, bankroll: LedgerAccount, now: dt.datetime) -> int:
         raise RefillRefused(
             f"You hold {held:,} chips; a refill is for players with fewer than {settings.REFILL_BELOW_CHIPS:,}."
         )
+    reached = limits.loss_limit_reached(user, now)
+    if reached is not None:
+        raise RefillRefused(f"You have reached your {reached}: no refill until it resets.")
     last = _last_refill(user, now)
     if last is not None:
         next_at = timezone.localtime(last + REFILL_EVERY)

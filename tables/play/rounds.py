@@ -36,9 +36,12 @@ def in_progress(table: Table) -> Round | None:
     return round_row
 
 
-def seated(table: Table, *, players: bool = True) -> list[Seat]:
-    """The occupied seats in order, with their accounts and (unless players=False) their players."""
-    related = ("player", "account") if players else ("account",)
+def seated(table: Table, *, players: bool = True, limits: bool = False) -> list[Seat]:
+    """The occupied seats in order, with their accounts and (unless players=False) their players.
+
+    limits=True: with the players and their own limits too (accounts.limits), read in the same query.
+    """
+    related = ("player__play_limits", "account") if limits else ("player", "account") if players else ("account",)
     return list(table.seats.filter(player__isnull=False).select_related(*related).order_by("number"))
 
 
