@@ -14,6 +14,17 @@ from django.db import models
 from django.db.models import Q
 
 
+def fit_to_field(model: type[models.Model], field_name: str, text: str) -> str:
+    """`text` as it fits the field: cut to its max_length, ending in "…" when cut.
+
+    Names and labels built from a player's name (150 characters at most) can
+    outgrow their column; SQLite stores them anyway and PostgreSQL refuses the
+    row, so they are cut where they are made (issue 15).
+    """
+    limit = model._meta.get_field(field_name).max_length
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
 class User(AbstractUser):
     """A player (or an admin). The bankroll is the user's LedgerAccount of kind BANKROLL."""
 

@@ -14,6 +14,10 @@ from django.db.models import F, Q
 
 from tables.engine import PROFILES, RuleSet
 
+# The largest id a row can have (BigAutoField, a signed 64-bit integer): an id
+# beyond it, in a path or a query, names nothing (casino/converters.py, tables/forms.py).
+BIGGEST_ID = 2**63 - 1
+
 
 class RuleProfile(models.TextChoices):
     """The five rule profiles of RULES.md, by slug (the engine's PROFILES keys)."""
