@@ -137,6 +137,7 @@ def limit_settings(**env: str) -> tuple[int, str]:
         env={"DJANGO_SETTINGS_MODULE": "casino.settings", "PATH": "/usr/bin:/bin", **env},
         capture_output=True,
         text=True,
+        check=False,
     )
     return result.returncode, result.stdout + result.stderr
 
