@@ -44,15 +44,16 @@ def _lobby(request: HttpRequest, rocket_form: RocketTableForm | None = None, sta
     """
     form = LobbyFilterForm(request.GET or None, stakes=[(slug, label) for slug, label, *_ in lobby.STAKES])
     lobby_filter = lobby.LobbyFilter.from_cleaned(form.cleaned_data if form.is_valid() else {})
-    tables, more = lobby.open_tables(request.user, lobby_filter)
+    # A page number that is not one (or past the last page) is clamped: never an error.
+    page = lobby.open_tables(request.user, lobby_filter, lobby.page_number(request.GET.get("page")))
     context = {
         "signed_in": request.user.is_authenticated,
         "signup_chips": settings.SIGNUP_GRANT_CHIPS,
         "form": form,
         "filter": lobby_filter,
         "query": lobby_filter.query(),
-        "tables": tables,
-        "more": more,
+        "tables": page.tables,
+        "page": page,
         "my_tables": lobby.own_tables(request.user),
     }
     # The live part's two lists, rendered once: their text is the version a poll compares.
@@ -62,7 +63,8 @@ def _lobby(request: HttpRequest, rocket_form: RocketTableForm | None = None, sta
     context |= {
         "open_cards": mark_safe(open_cards),  # templates, escaped as they rendered
         "my_cards": mark_safe(my_cards),
-        "poll": f"{lobby_filter.query()}&seen={seen}".lstrip("&"),
+        # The poll keeps the reader's page.
+        "poll": f"{lobby_filter.query(page.number)}&seen={seen}".lstrip("&"),
     }
     fragment = bool(request.htmx) and not request.htmx.history_restore_request and rocket_form is None
     if fragment and request.GET.get("seen") == seen:

@@ -17,7 +17,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 
 from accounts import ledger
 from tables.engine import BY_NAME
-from tables.live import broadcast, frames, sockets
+from tables.live import broadcast, frames, limits, sockets
 from tables.live.pieces import Sent, frame_for
 from tables.models import Table
 from tables.play import access, services, timers
@@ -40,6 +40,8 @@ class TableConsumer(AsyncWebsocketConsumer):
     # Set when the player's session stops standing (log-out, new password,
     # deactivation, a break): from then on every message is refused.
     signed_out: bool = False
+    # Set when the socket is closed for a limit (tables.live.limits): nothing more it sends is read.
+    stopped: bool = False
 
     @property
     def rendered_version(self) -> int:
@@ -51,12 +53,20 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.user = self.scope.get("user")
         # What this connection was sent: every frame carries only what changed since.
         self.sent = Sent()
+        self.bad_frames = limits.FrameBudget()
         verdict = await database_sync_to_async(self._may_watch)()
         # Accept, then close with a code: a refused handshake makes the htmx
         # extension retry forever.
         await self.accept()
         if verdict is not None:
             await self.close(code=verdict)
+            return
+        # Sockets per player and per address (tables.live.limits), given back in disconnect.
+        self.place = limits.take_socket(access.viewer_id(self.user), limits.socket_address(self.scope))
+        if self.place is None:
+            self.stopped = True
+            await self._send(limits.notice_frame(limits.TOO_MANY_SOCKETS))
+            await self.close(code=limits.CLOSE_TOO_MANY_SOCKETS)
             return
         self.group = broadcast.group_name(self.table_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
@@ -79,25 +89,39 @@ class TableConsumer(AsyncWebsocketConsumer):
         return None
 
     async def disconnect(self, code: int) -> None:
+        if getattr(self, "place", None) is not None:
+            self.place.release()
         if hasattr(self, "group"):
             await self.channel_layer.group_discard(self.group, self.channel_name)
         if hasattr(self, "user_group"):
             await self.channel_layer.group_discard(self.user_group, self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        if self.signed_out:
-            return  # this socket's session no longer stands: nothing it sends is acted on
+        if self.signed_out or self.stopped:
+            return  # this socket's session no longer stands, or it is closed for a limit: nothing it sends is acted on
         try:
             message = parse(text_data, bytes_data)
         except BadMessage as error:
-            await self.send_table(notice=str(error))
+            await self._refuse_bad_frame(str(error))
             return
-        notice = await database_sync_to_async(self._handle)(message)
-        if notice is not None:
+        refusal = await database_sync_to_async(self._handle)(message)
+        if refusal is not None and refusal.code in limits.JUNK_CODES:
+            await self._refuse_bad_frame(refusal.message)
+        elif refusal is not None:
             # A refused action changes nothing: say why, and show the table as it stands.
-            await self.send_table(notice=notice)
+            await self.send_table(notice=refusal.message)
 
-    def _handle(self, message: dict[str, Any]) -> str | None:
+    async def _refuse_bad_frame(self, notice: str) -> None:
+        """A frame our page never sends: a small notice, never the table; past the limit, the socket closes."""
+        if not self.bad_frames.spend():
+            self.stopped = True
+            await self._send(limits.notice_frame(limits.TOO_MANY_BAD_FRAMES))
+            await self.close(code=limits.CLOSE_BAD_FRAMES)
+            return
+        self.sent.pieces.pop("notice", None)  # the next frame clears it
+        await self._send(limits.notice_frame(notice))
+
+    def _handle(self, message: dict[str, Any]) -> TableError | None:
         action = message.get("action")
         if not (isinstance(action, str) and action in BY_NAME):
             # A seat change first settles any deadline that passed unwatched;
@@ -106,10 +130,10 @@ class TableConsumer(AsyncWebsocketConsumer):
         try:
             perform(self.table_id, self.user, message)
         except TableError as error:
-            return error.message
+            return error
         except Exception:
             log.exception("Table %s: an action failed", self.table_id)
-            return "Something went wrong on our side; nothing was changed."
+            return TableError("Something went wrong on our side; nothing was changed.", "server_error")
         return None
 
     async def dispatch(self, message: dict[str, Any]) -> None:
