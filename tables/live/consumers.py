@@ -72,6 +72,8 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     def _may_watch(self) -> int | None:
         """None if the viewer may watch the table, else the code to close with."""
+        if access.is_paused(self.user):
+            return sockets.CLOSE_SIGNED_OUT  # on a break (issue 14): no table until it ends
         try:
             access.check_may_watch(self.user, self.table_id)
         except access.NoSuchTable as refusal:

@@ -19,7 +19,7 @@ from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
 
-from accounts import ledger, limits
+from accounts import ledger, limits, pauses
 from accounts.models import User
 from tables.engine import BY_NAME, GameRound, IllegalAction, Phase
 from tables.models import Seat, Table
@@ -115,6 +115,8 @@ def check_sit(table: Table, user: User, number: int, buy_in: int, version: int |
         raise TableError("Sign in to take a seat.", "anonymous")
     if not access.may_watch(user.pk, table.owner_id):
         raise TableError("This is a private table.", "private")
+    if access.is_paused(user):
+        raise TableError(f"You are taking a break until {pauses.until_words(user)}.", "paused")
     try:
         seat = table.seats.get(number=number)
     except Seat.DoesNotExist:
@@ -277,6 +279,8 @@ def check_limits(player: User, action: str, staked: int, now: dt.datetime) -> No
     Called after the engine made it, before anything is written: the refusal
     (a TableError) undoes it with the rest of the transaction.
     """
+    if pauses.is_paused(player, now):
+        raise TableError(f"You are taking a break until {pauses.until_words(player)}.", "paused")
     try:
         limits.check_stake(
             limits.limits_of_player(player), player.pk, new_bet=action == "bet", stake=staked, now=now
@@ -351,3 +355,44 @@ def settle_overdue(table_id: int) -> Change | None:
         change = step
         overdue = step.version
     return change
+
+
+# --- Stopping play (issue 14: Stop playing, a break) -------------------------------------
+
+
+def do_play_out(table_id: int) -> Change | None:
+    """Finish the round at a table without timers (a solo table) whose player is leaving: its defaults play it out.
+
+    A shared table's timers finish a leaver's round by themselves; a solo
+    table waits for its player, who is leaving for good (a break, Stop playing).
+    """
+    with transaction.atomic():
+        table = _lock(table_id)
+        if table.timed:
+            return None
+        change = None
+        for _ in range(MAX_CATCH_UP):
+            round_row = rounds.in_progress(table)
+            if round_row is None or not table.seats.filter(player__isnull=False, leaving=True).exists():
+                break
+            engine = rounds.load(round_row)
+            _apply(table, round_row, engine, lambda engine=engine: engine.expire(actor="timer"))
+            change = _commit(table, engine)
+        return change
+
+
+def do_stop_playing(user: User) -> int:
+    """Leave every seat of the player's, cashing out after the round; returns how many seats they held."""
+    seats = list(Seat.objects.filter(player=user).values_list("table_id", "number"))
+    for table_id, number in seats:
+        try:
+            do_leave(table_id, user, number)
+        except TableError:
+            pass  # already leaving when its round ends
+        do_play_out(table_id)
+    return len(seats)
+
+
+def on_pause_taken(sender: object, user: User, **kwargs: object) -> None:
+    """A receiver of accounts.pauses.pause_taken: the player's seats leave once the pause is committed."""
+    transaction.on_commit(lambda: do_stop_playing(user))
