@@ -106,13 +106,14 @@ class TableConsumer(AsyncWebsocketConsumer):
             # a play settles it itself, under the table's lock (services.do_act).
             _settle_overdue(self.table_id)
         try:
-            perform(self.table_id, self.user, message)
+            done = perform(self.table_id, self.user, message)
         except TableError as error:
             return error.message
         except Exception:
             log.exception("Table %s: an action failed", self.table_id)
             return "Something went wrong on our side; nothing was changed."
-        return None
+        # A reality check's answer changes no table: its words are the reply (issue 14).
+        return done if isinstance(done, str) else None
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         # Channels hops to the database thread before every message to close
