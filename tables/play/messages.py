@@ -14,7 +14,7 @@ from typing import Any
 
 from accounts import limits
 from tables.engine import BY_NAME, AmountKind
-from tables.play import services
+from tables.play import services, stopping
 from tables.play.errors import TableError
 
 # Our frames are a handful of form fields; anything bigger is not from our page.
@@ -76,7 +76,7 @@ def perform(table_id: int, user, message: Mapping[str, Any]) -> services.Change 
     if action == "keep_playing":
         return limits.do_keep_playing(user)
     if action == "stop_playing":
-        seats = services.do_stop_playing(user)
+        seats = stopping.do_stop_playing(user)
         if not seats:
             return "You hold no seat: you have stopped playing."
         return "Leaving every table: your chips come back to your bankroll as each round ends."

@@ -19,13 +19,14 @@ from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
 
-from accounts import ledger, limits, pauses
-from accounts.models import User
+from accounts import ledger, pauses
+from accounts.models import LedgerAccount, User
 from tables.engine import BY_NAME, GameRound, IllegalAction, Phase
-from tables.models import Seat, Table
+from tables.models import Seat, SeatAccount, Table
 from tables.play import access, rounds
+from tables.play import limits as play_limits
 from tables.play.changes import Play, TableChanged, announce
-from tables.play.errors import RealityCheck, TableError
+from tables.play.errors import TableError
 
 # Deadlines one call may settle in a row (a window, then a decision, ...).
 MAX_CATCH_UP = 50
@@ -101,6 +102,20 @@ def do_edit_table(table_id: int, changes: dict[str, object]) -> Change:
         return Change(table.pk, table.version)
 
 
+def do_resize_empty_table(table_id: int, seats: int) -> Change:
+    """Give a table nobody sits at `seats` seats (a player's Rocket Academy table, reused at their limit)."""
+    with transaction.atomic():
+        table = _lock(table_id)
+        if table.seats.filter(player__isnull=False).exists():
+            raise TableError("Someone sat down at that table a moment ago.", "seat_taken")
+        table.seats.filter(number__gt=seats).delete()
+        table.seat_count = seats
+        table.version += 1
+        table.save(update_fields=["seat_count", "version"])  # tables.signals adds the missing seats
+        announce(TableChanged(table.pk, table.version, table.deadline))
+        return Change(table.pk, table.version)
+
+
 # --- Seats --------------------------------------------------------------------------
 
 
@@ -138,7 +153,7 @@ def do_sit(
     with transaction.atomic():
         table = _lock(table_id)
         seat = check_sit(table, user, number, buy_in, version)
-        account = ledger.open_seat_account(user, f"{table.name} seat {number} ({user.username})")
+        account = _stack_for(seat, user, f"{table.name} seat {number} ({user.username})")
         try:
             ledger.buy_in(user=user, seat_account=account, amount=buy_in)
         except ledger.InsufficientChips as error:
@@ -146,6 +161,23 @@ def do_sit(
         seat.occupy(user, account, version=table.version + 1, sat_at=timezone.now())
         _start_if_idle(table, rounds.now())
         return _commit(table)
+
+
+def _stack_for(seat: Seat, user: User, label: str) -> LedgerAccount:
+    """The player's stack at this seat: the account they had here before when it is free and empty, else a new one.
+
+    The table is locked, so nothing else moves chips into these accounts meanwhile.
+    """
+    kept = SeatAccount.objects.filter(seat=seat, player=user).select_related("account").first()
+    if kept is not None and kept.account.balance == 0 and not Seat.objects.filter(account_id=kept.account_id).exists():
+        return kept.account
+    account = ledger.open_seat_account(user, label)
+    if kept is None:
+        SeatAccount.objects.create(seat=seat, player=user, account=account)
+    else:
+        kept.account = account
+        kept.save(update_fields=["account"])
+    return account
 
 
 def _own_seat(table: Table, user: User, number: int, seated: list[Seat] | None = None) -> Seat:
@@ -264,31 +296,13 @@ def do_act(
                 first = len(engine.events)
                 engine.act(action, seat=seat, hand=hand, amount=amount, actor="player")
                 staked = -sum(event.chips for event in engine.events[first:] if event.seat == seat and event.chips < 0)
-                check_limits(player, action, staked, now)
+                play_limits.check_limits(player, action, staked, now)
 
             _apply(table, round_row, engine, play, seated)
             change = _commit(table, engine, seated)
     if late:
         raise TableError("Time ran out before your click arrived; here is the table as it stands.", "late")
     return change
-
-
-def check_limits(player: User, action: str, staked: int, now: dt.datetime) -> None:
-    """Issue 14: a break, a loss limit, the session time or a due reality check may refuse the play.
-
-    Called after the engine made it, before anything is written: the refusal
-    (a TableError) undoes it with the rest of the transaction.
-    """
-    if pauses.is_paused(player, now):
-        raise TableError(f"You are taking a break until {pauses.until_words(player)}.", "paused")
-    try:
-        limits.check_stake(
-            limits.limits_of_player(player), player.pk, new_bet=action == "bet", stake=staked, now=now
-        )
-    except limits.RealityCheckDue as due:
-        raise RealityCheck(due.message, due.minutes, due.net) from None
-    except limits.LimitRefused as refusal:
-        raise TableError(refusal.message, refusal.code) from None
 
 
 def _apply(
@@ -379,20 +393,3 @@ def do_play_out(table_id: int) -> Change | None:
             _apply(table, round_row, engine, lambda engine=engine: engine.expire(actor="timer"))
             change = _commit(table, engine)
         return change
-
-
-def do_stop_playing(user: User) -> int:
-    """Leave every seat of the player's, cashing out after the round; returns how many seats they held."""
-    seats = list(Seat.objects.filter(player=user).values_list("table_id", "number"))
-    for table_id, number in seats:
-        try:
-            do_leave(table_id, user, number)
-        except TableError:
-            pass  # already leaving when its round ends
-        do_play_out(table_id)
-    return len(seats)
-
-
-def on_pause_taken(sender: object, user: User, **kwargs: object) -> None:
-    """A receiver of accounts.pauses.pause_taken: the player's seats leave once the pause is committed."""
-    transaction.on_commit(lambda: do_stop_playing(user))

@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('accounts', '0006_play_limits'),
+        ('accounts', '0007_merge_0004_signup_0006_play_limits'),
     ]
 
     operations = [
