@@ -181,7 +181,10 @@ def table_action(request: HttpRequest, table_id: int) -> HttpResponse:
     """The table's buttons without JavaScript: the same action as over the websocket, then back."""
     table = _table_or_404(request, table_id)
     try:
-        perform(table.pk, request.user, request.POST)
+        done = perform(table.pk, request.user, request.POST)
     except TableError as error:
         messages.error(request, error.message)
+    else:
+        if isinstance(done, str):
+            messages.info(request, done)
     return redirect("table", table_id=table.pk)

@@ -86,6 +86,16 @@
   markTurn();
   document.addEventListener("htmx:wsAfterMessage", markTurn);
 
+  // A reality check (issue 14) takes the keyboard's focus when it appears, once.
+  document.addEventListener("htmx:wsAfterMessage", function () {
+    var check = document.querySelector("#reality-check:not([hidden])");
+    if (check && !check.dataset.focused) {
+      check.dataset.focused = "1";
+      var button = check.querySelector("button");
+      if (button) button.focus();
+    }
+  });
+
   function connection(state) {
     document.body.dataset.connection = state;
   }

@@ -82,6 +82,8 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     def _may_watch(self) -> int | None:
         """None if the viewer may watch the table, else the code to close with."""
+        if access.is_paused(self.user):
+            return sockets.CLOSE_SIGNED_OUT  # on a break (issue 14): no table until it ends
         try:
             access.check_may_watch(self.user, self.table_id)
         except access.NoSuchTable as refusal:
@@ -104,12 +106,13 @@ class TableConsumer(AsyncWebsocketConsumer):
         except BadMessage as error:
             await self._refuse_bad_frame(str(error))
             return
-        refusal = await database_sync_to_async(self._handle)(message)
-        if refusal is not None and refusal.code in limits.JUNK_CODES:
-            await self._refuse_bad_frame(refusal.message)
-        elif refusal is not None:
-            # A refused action changes nothing: say why, and show the table as it stands.
-            await self.send_table(notice=refusal.message)
+        answer = await database_sync_to_async(self._handle)(message)
+        if isinstance(answer, TableError) and answer.code in limits.JUNK_CODES:
+            await self._refuse_bad_frame(answer.message)
+        elif answer is not None:
+            # A refused action changes nothing: say why, and show the table as it stands
+            # (or a reality check's answer: its words).
+            await self.send_table(notice=answer if isinstance(answer, str) else answer.message)
 
     async def _refuse_bad_frame(self, notice: str) -> None:
         """A frame our page never sends: a small notice, never the table; past the limit, the socket closes."""
@@ -121,20 +124,21 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.sent.pieces.pop("notice", None)  # the next frame clears it
         await self._send(limits.notice_frame(notice))
 
-    def _handle(self, message: dict[str, Any]) -> TableError | None:
+    def _handle(self, message: dict[str, Any]) -> TableError | str | None:
         action = message.get("action")
         if not (isinstance(action, str) and action in BY_NAME):
             # A seat change first settles any deadline that passed unwatched;
             # a play settles it itself, under the table's lock (services.do_act).
             _settle_overdue(self.table_id)
         try:
-            perform(self.table_id, self.user, message)
+            done = perform(self.table_id, self.user, message)
         except TableError as error:
             return error
         except Exception:
             log.exception("Table %s: an action failed", self.table_id)
             return TableError("Something went wrong on our side; nothing was changed.", "server_error")
-        return None
+        # A reality check's answer changes no table: its words are the reply (issue 14).
+        return done if isinstance(done, str) else None
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         # Channels hops to the database thread before every message to close

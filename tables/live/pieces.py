@@ -32,6 +32,7 @@ from tables.live.frames import Rendered, rendered
 from tables.live.state import SeatView
 from tables.live.viewer import TableView, view_for
 from tables.play.access import viewer_id
+from tables.play.errors import RealityCheckNotice
 
 TEMPLATE = "tables/table.html"
 # Where the seats go in the #seats box, and a seat's body in the seat. A raw
@@ -58,7 +59,14 @@ def frame_for(table: Rendered, viewer: User | None, bankroll: int | None, notice
     """
     who = viewer_id(viewer)
     view = view_for(table.state, who, bankroll)
-    pieces = _pieces(table, view, viewer, notice)
+    # A reality check is shown as its popup, not as a notice too.
+    pieces = _pieces(table, view, viewer, None if isinstance(notice, RealityCheckNotice) else notice)
+    # Issue 14: a due reality check comes as the answer to a bet, a piece of its own; once
+    # answered, the next frame hides it (a connection never shown one is sent nothing).
+    if isinstance(notice, RealityCheckNotice):
+        pieces.append(("reality-check", _render("reality_check", view, viewer, check=notice)))
+    elif sent.pieces.get("reality-check"):
+        pieces.append(("reality-check", table.kept_piece("no reality check", lambda: _render("reality_check", view, viewer))))
     first = not sent.pieces
     parts: list[str] = []
     for piece_id, html in pieces:

@@ -19,13 +19,14 @@ from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
 
-from accounts import ledger, limits
+from accounts import ledger, pauses
 from accounts.models import LedgerAccount, User
 from tables.engine import BY_NAME, GameRound, IllegalAction, Phase
 from tables.models import Seat, SeatAccount, Table
 from tables.play import access, rounds
+from tables.play import limits as play_limits
 from tables.play.changes import Play, TableChanged, announce
-from tables.play.errors import RealityCheck, TableError
+from tables.play.errors import TableError
 
 # Deadlines one call may settle in a row (a window, then a decision, ...).
 MAX_CATCH_UP = 50
@@ -129,6 +130,8 @@ def check_sit(table: Table, user: User, number: int, buy_in: int, version: int |
         raise TableError("Sign in to take a seat.", "anonymous")
     if not access.may_watch(user.pk, table.owner_id):
         raise TableError("This is a private table.", "private")
+    if access.is_paused(user):
+        raise TableError(f"You are taking a break until {pauses.until_words(user)}.", "paused")
     try:
         seat = table.seats.get(number=number)
     except Seat.DoesNotExist:
@@ -293,29 +296,13 @@ def do_act(
                 first = len(engine.events)
                 engine.act(action, seat=seat, hand=hand, amount=amount, actor="player")
                 staked = -sum(event.chips for event in engine.events[first:] if event.seat == seat and event.chips < 0)
-                check_limits(player, action, staked, now)
+                play_limits.check_limits(player, action, staked, now)
 
             _apply(table, round_row, engine, play, seated)
             change = _commit(table, engine, seated)
     if late:
         raise TableError("Time ran out before your click arrived; here is the table as it stands.", "late")
     return change
-
-
-def check_limits(player: User, action: str, staked: int, now: dt.datetime) -> None:
-    """Issue 14: a break, a loss limit, the session time or a due reality check may refuse the play.
-
-    Called after the engine made it, before anything is written: the refusal
-    (a TableError) undoes it with the rest of the transaction.
-    """
-    try:
-        limits.check_stake(
-            limits.limits_of_player(player), player.pk, new_bet=action == "bet", stake=staked, now=now
-        )
-    except limits.RealityCheckDue as due:
-        raise RealityCheck(due.message, due.minutes, due.net) from None
-    except limits.LimitRefused as refusal:
-        raise TableError(refusal.message, refusal.code) from None
 
 
 def _apply(
@@ -382,3 +369,27 @@ def settle_overdue(table_id: int) -> Change | None:
         change = step
         overdue = step.version
     return change
+
+
+# --- Stopping play (issue 14: Stop playing, a break) -------------------------------------
+
+
+def do_play_out(table_id: int) -> Change | None:
+    """Finish the round at a table without timers (a solo table) whose player is leaving: its defaults play it out.
+
+    A shared table's timers finish a leaver's round by themselves; a solo
+    table waits for its player, who is leaving for good (a break, Stop playing).
+    """
+    with transaction.atomic():
+        table = _lock(table_id)
+        if table.timed:
+            return None
+        change = None
+        for _ in range(MAX_CATCH_UP):
+            round_row = rounds.in_progress(table)
+            if round_row is None or not table.seats.filter(player__isnull=False, leaving=True).exists():
+                break
+            engine = rounds.load(round_row)
+            _apply(table, round_row, engine, lambda engine=engine: engine.expire(actor="timer"))
+            change = _commit(table, engine)
+        return change
