@@ -13,6 +13,7 @@ from django.db import models
 from django.db.models import F, Q
 
 from tables.engine import PROFILES, RuleSet
+from tables.engine.exact.edge_figures import basic_strategy_edge_pct
 
 
 class RuleProfile(models.TextChoices):
@@ -103,6 +104,11 @@ class Table(models.Model):
     def rules(self) -> RuleSet:
         """The engine's rules for this table's profile (RULES.md)."""
         return PROFILES[self.profile]
+
+    @property
+    def basic_strategy_edge_pct(self) -> float | None:
+        """The exact house edge of basic strategy at this table's rules, in per cent (precomputed)."""
+        return basic_strategy_edge_pct(self.rules)
 
     @property
     def is_private(self) -> bool:

@@ -265,3 +265,11 @@ def test_a_refused_rocket_table_shows_the_error_in_the_whole_lobby(client, alice
     seats = re.search(r'<input[^>]*name="seats"[^>]*>', html).group(0)
     assert 'value="9"' in seats and "autofocus" in seats and 'aria-invalid="true"' in seats
     assert "Ensure this value is less than or equal to 7." in html
+
+
+def test_each_table_shows_its_exact_house_edge_with_basic_strategy(client):
+    six = make_table(RuleProfile.INTERNET_6, name="Six Shooter")
+    rocket = make_table(RuleProfile.ROCKET_ACADEMY, name="Launch pad")
+    html = client.get(reverse("lobby")).content.decode()
+    assert "House edge 0.41 % with basic strategy" in text_of(card(html, six))
+    assert "House edge -0.27 % with basic strategy (the player is ahead)" in text_of(card(html, rocket))
