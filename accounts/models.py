@@ -17,6 +17,11 @@ from django.db.models import Q
 class User(AbstractUser):
     """A player (or an admin). The bankroll is the user's LedgerAccount of kind BANKROLL."""
 
+    coach_hints = models.BooleanField(
+        default=False,
+        help_text="Show the exact value of every play at the player's decisions (the table's Hints switch).",
+    )
+
     class Meta(AbstractUser.Meta):
         swappable = "AUTH_USER_MODEL"
 

@@ -30,3 +30,9 @@ def create_player(username: str, password: str | None, *, email: str = "", **fie
     user = User(username=User.normalize_username(username), email=User.objects.normalize_email(email), **fields)
     user.set_password(password)
     return do_create_account(user)
+
+
+def do_set_coach_hints(user: User, on: bool) -> None:
+    """The player's Hints switch: remembered on their account, for every table and every visit."""
+    User.objects.filter(pk=user.pk).update(coach_hints=on)
+    user.coach_hints = on

@@ -28,7 +28,6 @@ from tables.engine.replay import DECISIONS, apply_recorded
 from tables.models import Round, RoundSeat, Shoe
 
 
-
 @dataclass
 class Verification:
     """What checking one shoe found. `ok` only when it was checked and nothing is wrong."""
