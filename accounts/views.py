@@ -17,6 +17,8 @@ from accounts import chart, ledger
 from accounts.forms import SignupForm
 from accounts.models import AccountKind, LedgerAccount, Transfer, TransferKind
 from accounts.services import do_create_account
+from tables.history import coach
+from tables.models import RoundSeat
 
 
 # The transfers between the bankroll and a seat of the player's: chips moved, not won or lost.
@@ -105,5 +107,8 @@ def profile(request: HttpRequest) -> HttpResponse:
             "at_tables": at_tables,
             # Every text in it is escaped by accounts.chart.
             "chart_svg": mark_safe(chart.bankroll_svg(history, title=CHART_TITLE)),
+            # "Your play": the coach's review of every decision (tables/history/coach.py), two queries.
+            "play": coach.figures_of(RoundSeat.objects.filter(player=request.user)),
+            "mistakes": coach.costliest_mistakes(request.user),
         },
     )

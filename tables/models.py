@@ -252,6 +252,15 @@ class RoundSeat(models.Model):
     hands = models.JSONField(help_text="Each hand: cards, total, bet (doubles included), outcome.")
     result = models.CharField(max_length=8, choices=SeatResult.choices)
     blackjacks = models.PositiveSmallIntegerField(default=0)
+    # The coach's review of the seat's decisions (tables/play/reviews.py), written after
+    # settlement; null until then. The four figures sum up the list for the history.
+    review = models.JSONField(
+        null=True, blank=True, help_text="Each decision priced against the best play (docs/hand-history-format.md)."
+    )
+    decisions = models.PositiveSmallIntegerField(default=0)
+    best_decisions = models.PositiveSmallIntegerField(default=0)
+    ev_given = models.FloatField(default=0, help_text="Chips of expected value given away by the decisions.")
+    worst_cost = models.FloatField(default=0, help_text="The costliest decision's cost in chips.")
 
     class Meta:
         ordering = ["-id"]

@@ -261,3 +261,15 @@ def other_database_sessions() -> int:
             "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
         )
         return cursor.fetchone()[0]
+
+
+@pytest.fixture(autouse=True)
+def no_review_thread(monkeypatch):
+    """Settled rounds are not reviewed on a thread of the test process (tests call `review_round`).
+
+    The review thread would write to the test database beside the test itself;
+    the daphne children of the browser tests review as production does.
+    """
+    from tables.play import reviews
+
+    monkeypatch.setattr(reviews, "ENABLED", False)
