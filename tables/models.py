@@ -299,6 +299,8 @@ class RoundSeat(models.Model):
             models.Index(fields=["player", "result", "-id"], name="history_by_result"),
             # Covers the history summary (one aggregate over all of a player's rows).
             models.Index(fields=["player", "net", "result", "blackjacks"], name="history_summary"),
+            # The rows the coach has not reviewed yet (manage.py review_rounds): a few at any time.
+            models.Index(fields=["id"], condition=Q(review__isnull=True), name="history_unreviewed"),
         ]
 
     def __str__(self) -> str:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import logging
 from concurrent.futures import ThreadPoolExecutor
 
+from django.conf import settings
 from django.db import close_old_connections, connection
 
 from tables.engine import RuleSet
@@ -34,8 +35,11 @@ ENABLED = True
 
 
 def schedule_review(round_id: int) -> None:
-    """Review a settled round on the review thread (called once its settlement has committed)."""
-    if ENABLED:
+    """Review a settled round on the review thread (called once its settlement has committed).
+
+    With COACH_REVIEW_THREAD off, `manage.py review_rounds --follow` reviews it instead.
+    """
+    if ENABLED and settings.COACH_REVIEW_THREAD:
         _executor.submit(_review_on_thread, round_id)
 
 
@@ -57,7 +61,13 @@ def review_round(round_id: int) -> int:
         return 0
     rules = RuleSet.from_json(row["rules"])
     reviews: dict[int, list[dict]] = {}
-    for decision in recorded_decisions(row):
+    try:
+        decisions = recorded_decisions(row)
+    except Exception:
+        # A record the engine cannot replay: its rows get an empty review, so it is not tried forever.
+        log.exception("Round %s: its decisions could not be replayed for review", round_id)
+        decisions = []
+    for decision in decisions:
         try:
             verdict = review(rules, decision)
         except ValueError as error:
@@ -78,9 +88,11 @@ def review_round(round_id: int) -> int:
 
 
 def review_unreviewed(limit: int | None = None) -> int:
-    """Review the settled rounds whose history rows have no review yet (oldest first); the rows reviewed."""
-    ids = RoundSeat.objects.filter(review__isnull=True).order_by("round_id").values_list("round_id", flat=True)
-    done = 0
-    for round_id in list(dict.fromkeys(ids))[:limit]:
-        done += review_round(round_id)
-    return done
+    """Review the settled rounds whose history rows have no review yet (oldest first); the rows reviewed.
+
+    The rows waiting are found from a partial index (RoundSeat "history_unreviewed"), however long the history.
+    """
+    waiting = RoundSeat.objects.filter(review__isnull=True).order_by("id").values_list("round_id", flat=True)
+    # A round has at most seven rows: 7 x limit rows hold at least `limit` rounds.
+    ids = list(dict.fromkeys(waiting if limit is None else waiting[: 7 * limit]))[:limit]
+    return sum(review_round(round_id) for round_id in ids)

@@ -78,3 +78,36 @@ def test_the_command_reviews_what_is_left(solo_table, alice, rig):
     assert json.loads(out.getvalue().strip().splitlines()[-1])["reviewed"] == 1
     row.refresh_from_db()
     assert row.review is not None and row.decisions == 1
+
+
+def test_with_the_thread_turned_off_settlement_leaves_the_review_to_the_command(
+    solo_table, alice, rig, monkeypatch, settings, django_capture_on_commit_callbacks
+):
+    submitted = []
+    monkeypatch.setattr(reviews, "ENABLED", True)
+    monkeypatch.setattr(reviews._executor, "submit", lambda fn, *args: submitted.append(args))
+    settings.COACH_REVIEW_THREAD = False
+    with django_capture_on_commit_callbacks(execute=True):
+        hit_a_hard_20(solo_table, alice, rig)
+    assert submitted == []
+
+
+def test_the_command_follows_the_rounds_as_they_settle(solo_table, alice, rig, monkeypatch):
+    from tables.management.commands import review_rounds
+
+    naps = []
+
+    def nap(seconds: float) -> None:
+        naps.append(seconds)
+        if len(naps) == 1:
+            hit_a_hard_20(solo_table, alice, rig)  # a round settles while the reviewer waits
+        else:
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(review_rounds.time, "sleep", nap)
+    # Between passes the command drops stale connections; the test's own holds its transaction.
+    monkeypatch.setattr(review_rounds, "close_old_connections", lambda: None)
+    with pytest.raises(KeyboardInterrupt):
+        call_command("review_rounds", "--follow", "--every", "0.5", stdout=StringIO())
+    assert naps == [0.5, 0.5]
+    assert RoundSeat.objects.get(player=alice).decisions == 1
