@@ -13,9 +13,11 @@ from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 
 from tables.engine import ACTIONS, PROFILES
+from tables.engine.exact import edge_figures
 from tables.forms import LobbyFilterForm, RocketTableForm
 from tables.history.recent import summarise
 from tables.live import lobby, viewer
+from tables.live.chart import UP_CARDS, strategy_chart
 from tables.models import RoundPhase, RoundSeat, RuleProfile, Table
 from tables.play import lobby as play_lobby
 from tables.play.access import NoSuchTable, access_table
@@ -95,6 +97,7 @@ def how_to_play(request: HttpRequest) -> HttpResponse:
             "rules": PROFILES[slug],
             "tags": lobby.rule_tags(PROFILES[slug]),
             "lines": PROFILES[slug].rule_lines(),
+            "edge": edge_figures.basic_strategy_edge_pct(PROFILES[slug]),
         }
         for slug, name in RuleProfile.choices
     ]
@@ -122,6 +125,26 @@ def how_to_play(request: HttpRequest) -> HttpResponse:
             },
             "chip_tray": CHIP_TRAY,
             "shoe_id": shoe_id,
+        },
+    )
+
+
+def strategy(request: HttpRequest, profile: str) -> HttpResponse:
+    """A profile's basic-strategy chart, from the engine's, with its exact house edge."""
+    rules = PROFILES.get(profile)
+    if rules is None:
+        raise Http404("No such rule profile.")
+    return render(
+        request,
+        "tables/strategy.html",
+        {
+            "profile": profile,
+            "profile_name": RuleProfile(profile).label,
+            "rules": rules,
+            "chart": strategy_chart(rules),
+            "up_cards": UP_CARDS,
+            "edge": edge_figures.basic_strategy_edge_pct(rules),
+            "profiles": RuleProfile.choices,
         },
     )
 

@@ -8,7 +8,10 @@ seat, their buttons) as htmx out-of-band swaps.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
+from concurrent.futures import Future
 from typing import Any
 
 from channels.consumer import get_handler_name
@@ -22,12 +25,14 @@ from tables.live.pieces import Sent, frame_for
 from tables.models import Table
 from tables.play import access, services, timers
 from tables.play.errors import TableError
-from tables.play.messages import BadMessage, parse, perform
+from tables.play.messages import HINTS, BadMessage, parse, perform
 
 log = logging.getLogger(__name__)
 
 CLOSE_FORBIDDEN = 4403
 CLOSE_NOT_FOUND = 4404
+# How long a viewer's consumer waits for their hint's exact figures before leaving the basic-strategy one.
+HINT_WAIT_SECONDS = 30
 
 
 class TableConsumer(AsyncWebsocketConsumer):
@@ -42,6 +47,9 @@ class TableConsumer(AsyncWebsocketConsumer):
     signed_out: bool = False
     # Set when the socket is closed for a limit (tables.live.limits): nothing more it sends is read.
     stopped: bool = False
+    # The coach: the hint this connection waits for, so its figures are sent when ready.
+    awaited_hint: Future | None = None
+    hint_task: asyncio.Task | None = None
 
     @property
     def rendered_version(self) -> int:
@@ -93,6 +101,8 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def disconnect(self, code: int) -> None:
         if getattr(self, "place", None) is not None:
             self.place.release()
+        if self.hint_task is not None:
+            self.hint_task.cancel()
         if hasattr(self, "group"):
             await self.channel_layer.group_discard(self.group, self.channel_name)
         if hasattr(self, "user_group"):
@@ -113,6 +123,9 @@ class TableConsumer(AsyncWebsocketConsumer):
             # A refused action changes nothing: say why, and show the table as it stands
             # (or a reality check's answer: its words).
             await self.send_table(notice=answer if isinstance(answer, str) else answer.message)
+        elif message.get("action") == HINTS:
+            # The player's own setting changed, not the table: only their controls change.
+            await self.send_table()
 
     async def _refuse_bad_frame(self, notice: str) -> None:
         """A frame our page never sends: a small notice, never the table; past the limit, the socket closes."""
@@ -196,6 +209,20 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def _send(self, html: str) -> None:
         if html:
             await self.send(text_data=html)
+        pending = self.sent.pending_hint
+        if pending is not None and pending is not self.awaited_hint:
+            self.awaited_hint = pending
+            self.hint_task = asyncio.ensure_future(self._send_hint_when_ready(pending))
+
+    async def _send_hint_when_ready(self, pending: Future) -> None:
+        """The viewer's hint was still being worked out (tables/live/coach.py): send it once it is."""
+        with contextlib.suppress(Exception):  # a failed or slow hint stays the basic-strategy one, labelled
+            await asyncio.wait_for(asyncio.shield(asyncio.wrap_future(pending)), timeout=HINT_WAIT_SECONDS)
+        if self.signed_out or self.sent.pending_hint is not pending:
+            return  # the table moved on: the frame that showed it brought whatever hint it needs
+        table = frames.cached(self.table_id, self.sent.version)
+        if table is not None and self._knows_bankroll(table):
+            await self._send(frame_for(table, self.user, self._bankroll_in(table), None, self.sent))
 
 
 def _settle_overdue(table_id: int) -> None:

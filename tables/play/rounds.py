@@ -8,7 +8,9 @@ store it, and work out the table's next deadline and decisions.
 from __future__ import annotations
 
 import datetime as dt
+from functools import partial
 
+from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
@@ -16,6 +18,7 @@ from accounts import ledger
 from accounts.models import TransferKind
 from tables.engine import ACTIONS, CardShoe, Event, GameRound, InsuranceStatus, Phase, RuleSet, SeatStatus
 from tables.fairness import shoes
+from tables.play import reviews
 from tables.models import Round, RoundPhase, RoundSeat, Seat, SeatResult, Shoe, Table
 
 # Chips a seat stakes, by the engine event that staked them (the action registry says which).
@@ -225,6 +228,9 @@ def record_history(table: Table, round_row: Round, engine: GameRound, seats: lis
             )
         )
     RoundSeat.objects.bulk_create(rows)
+    if rows:
+        # Every decision priced, once the settlement is committed, off the table's path (reviews.py).
+        transaction.on_commit(partial(reviews.schedule_review, round_row.pk))
 
 
 def stand_up(seat: Seat, version: int) -> None:
