@@ -112,6 +112,8 @@ def _pieces(table: Rendered, view: TableView, viewer: User | None, notice: str |
     for index, seat in enumerate(view.seats):
         key = _seat_key(table, index, seat, view)
         pieces.append((f"seat-{seat.number}", table.piece((key, seat.is_mine), lambda k=key, s=seat: _seat_html(table, k, s, view))))
+    # The viewer's result banner: empty except while their settled round is shown.
+    pieces.append(("result", table.kept_piece(("result", view.result, view.result_kind), render("result"))))
     # A notice answers one click: never kept.
     pieces.append(("notice", render("notice", notice=notice)() if notice else table.kept_piece("no notice", render("notice"))))
     if view.controls:
