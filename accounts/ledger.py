@@ -22,6 +22,7 @@ from accounts.models import (
     LedgerAccount,
     Transfer,
     TransferKind,
+    fit_to_field,
 )
 
 if TYPE_CHECKING:
@@ -190,7 +191,7 @@ def open_bankroll(user: User) -> LedgerAccount:
     """Give a new user a bankroll and the sign-up grant, once."""
     with transaction.atomic():
         bankroll, created = LedgerAccount.objects.get_or_create(
-            kind=AccountKind.BANKROLL, user=user, defaults={"label": f"{user.username}'s bankroll"}
+            kind=AccountKind.BANKROLL, user=user, defaults={"label": fit_to_field(LedgerAccount, "label", f"{user.username}'s bankroll")}
         )
         if created and settings.SIGNUP_GRANT_CHIPS > 0:
             transfer(
@@ -205,7 +206,7 @@ def open_bankroll(user: User) -> LedgerAccount:
 
 def open_seat_account(user: User, label: str) -> LedgerAccount:
     """A stack for one seat a player holds; it starts empty and is filled by buy_in."""
-    return LedgerAccount.objects.create(kind=AccountKind.SEAT, user=user, label=label)
+    return LedgerAccount.objects.create(kind=AccountKind.SEAT, user=user, label=fit_to_field(LedgerAccount, "label", label))
 
 
 def buy_in(*, user: User, seat_account: LedgerAccount, amount: int) -> Transfer:

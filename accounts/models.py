@@ -14,6 +14,17 @@ from django.db import models
 from django.db.models import Q
 
 
+def fit_to_field(model: type[models.Model], field_name: str, text: str) -> str:
+    """`text` as it fits the field: cut to its max_length, ending in "…" when cut.
+
+    Names and labels built from a player's name (150 characters at most) can
+    outgrow their column; SQLite stores them anyway and PostgreSQL refuses the
+    row, so they are cut where they are made (issue 15).
+    """
+    limit = model._meta.get_field(field_name).max_length
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
 class User(AbstractUser):
     """A player (or an admin). The bankroll is the user's LedgerAccount of kind BANKROLL."""
 
@@ -120,3 +131,21 @@ class Transfer(models.Model):
 
     def __str__(self) -> str:
         return f"{self.amount} chips {self.source} → {self.destination} ({self.get_kind_display()})"
+
+
+class Signup(models.Model):
+    """An account made on the sign-up page, by the client address it came from.
+
+    SIGNUPS_PER_ADDRESS_PER_HOUR counts these (accounts.services.do_sign_up);
+    rows older than the hour are pruned as new ones are written.
+    """
+
+    address = models.CharField(max_length=64, help_text="The client address (accounts.throttle.client_address).")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["address", "created_at"], name="signups_by_address")]
+
+    def __str__(self) -> str:
+        return f"{self.address} at {self.created_at:%Y-%m-%d %H:%M}"

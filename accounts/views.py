@@ -16,7 +16,8 @@ from django.views.decorators.http import require_http_methods
 from accounts import chart, ledger
 from accounts.forms import SignupForm
 from accounts.models import AccountKind, LedgerAccount, Transfer, TransferKind
-from accounts.services import do_create_account
+from accounts.services import SignupLimitReached, check_may_sign_up, do_sign_up
+from accounts.throttle import client_address
 
 
 # The transfers between the bankroll and a seat of the player's: chips moved, not won or lost.
@@ -29,15 +30,26 @@ def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("lobby")
     form = SignupForm(request.POST or None)
+    address = client_address(request) or "unknown"
+    if request.method == "POST":
+        try:
+            # Before the form: a refused address costs no password hashing.
+            check_may_sign_up(address)
+        except SignupLimitReached as refusal:
+            form.add_error(None, str(refusal))
+            return render(request, "accounts/signup.html", {"form": form}, status=429)
     if request.method == "POST" and form.is_valid():
         # Hashing the password takes a fifth of a second: done before the
         # transaction, which on SQLite holds the database's one write lock.
         user = form.save(commit=False)
         try:
-            do_create_account(user)
+            do_sign_up(user, address)
         except IntegrityError:
             # Someone took the name between the form's check and this save.
             form.add_error("username", "A user with that username already exists.")
+        except SignupLimitReached as refusal:
+            form.add_error(None, str(refusal))
+            return render(request, "accounts/signup.html", {"form": form}, status=429)
         else:
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
             # Straight to the tables, with a word on what they have to play with.

@@ -20,9 +20,9 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from accounts import ledger
-from accounts.models import User
+from accounts.models import LedgerAccount, User
 from tables.engine import BY_NAME, GameRound, IllegalAction, Phase
-from tables.models import Seat, Table
+from tables.models import Seat, SeatAccount, Table
 from tables.play import access, rounds
 from tables.play.changes import Play, TableChanged, announce
 from tables.play.errors import TableError
@@ -101,6 +101,20 @@ def do_edit_table(table_id: int, changes: dict[str, object]) -> Change:
         return Change(table.pk, table.version)
 
 
+def do_resize_empty_table(table_id: int, seats: int) -> Change:
+    """Give a table nobody sits at `seats` seats (a player's Rocket Academy table, reused at their limit)."""
+    with transaction.atomic():
+        table = _lock(table_id)
+        if table.seats.filter(player__isnull=False).exists():
+            raise TableError("Someone sat down at that table a moment ago.", "seat_taken")
+        table.seats.filter(number__gt=seats).delete()
+        table.seat_count = seats
+        table.version += 1
+        table.save(update_fields=["seat_count", "version"])  # tables.signals adds the missing seats
+        announce(TableChanged(table.pk, table.version, table.deadline))
+        return Change(table.pk, table.version)
+
+
 # --- Seats --------------------------------------------------------------------------
 
 
@@ -136,7 +150,7 @@ def do_sit(
     with transaction.atomic():
         table = _lock(table_id)
         seat = check_sit(table, user, number, buy_in, version)
-        account = ledger.open_seat_account(user, f"{table.name} seat {number} ({user.username})")
+        account = _stack_for(seat, user, f"{table.name} seat {number} ({user.username})")
         try:
             ledger.buy_in(user=user, seat_account=account, amount=buy_in)
         except ledger.InsufficientChips as error:
@@ -144,6 +158,23 @@ def do_sit(
         seat.occupy(user, account, version=table.version + 1, sat_at=timezone.now())
         _start_if_idle(table, rounds.now())
         return _commit(table)
+
+
+def _stack_for(seat: Seat, user: User, label: str) -> LedgerAccount:
+    """The player's stack at this seat: the account they had here before when it is free and empty, else a new one.
+
+    The table is locked, so nothing else moves chips into these accounts meanwhile.
+    """
+    kept = SeatAccount.objects.filter(seat=seat, player=user).select_related("account").first()
+    if kept is not None and kept.account.balance == 0 and not Seat.objects.filter(account_id=kept.account_id).exists():
+        return kept.account
+    account = ledger.open_seat_account(user, label)
+    if kept is None:
+        SeatAccount.objects.create(seat=seat, player=user, account=account)
+    else:
+        kept.account = account
+        kept.save(update_fields=["account"])
+    return account
 
 
 def _own_seat(table: Table, user: User, number: int, seated: list[Seat] | None = None) -> Seat:
