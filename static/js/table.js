@@ -225,8 +225,8 @@
     if (focused && document.getElementById(focused)) document.getElementById(focused).focus();
     refresh();
     placeNotice();
-    var result = document.querySelector("#result strong");
-    var text = result ? result.textContent : "";
+    var result = document.getElementById("result");
+    var text = result ? result.textContent.trim() : "";
     if (text && text !== lastResult && !/^You lose|^Push/.test(text)) sound("win");
     lastResult = text;
     // The page now shows the table as the server last sent it.

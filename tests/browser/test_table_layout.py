@@ -123,7 +123,7 @@ def test_it_shows_a_decision_on_one_screen_at_both_sizes_and_bets_with_chips(ser
     from tables.play import services
 
     User = get_user_model()
-    alice, bob = (do_create_account(User(username=name)) for name in ("alice", "bob"))
+    alice, bob, carol = (do_create_account(User(username=name)) for name in ("alice", "bob", "carol"))
     table = Table.objects.create(
         name="Boardwalk", profile=RuleProfile.ATLANTIC_CITY_MULTI, seat_count=7, min_bet=5, max_bet=500,
         betting_seconds=120, decision_seconds=120, insurance_seconds=120, pause_seconds=60,
@@ -220,3 +220,10 @@ def test_it_shows_a_decision_on_one_screen_at_both_sizes_and_bets_with_chips(ser
     on_screen(phone, "#controls .chip-tray button")
     on_screen(phone, "#controls button[name=action]")
     shot(phone, "next-round-390x844")
+
+    # An error shows at the seat whose form caused it: carol's buy-in is more than her bankroll.
+    watcher = open_table(chromium, server, path, carol, PHONE)
+    watcher.locator("#seat-7").get_by_label("Buy-in").fill("5000")
+    watcher.locator("#seat-7").get_by_role("button", name="Sit here").click()
+    expect(watcher.locator("#seat-7 #notice")).to_have_text("Your bankroll holds fewer than 5000 chips.")
+    shot(watcher, "sit-refused-390x844")

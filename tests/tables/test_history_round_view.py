@@ -159,7 +159,7 @@ def test_an_insurance_round_shows_the_insurance_and_its_payout(client, alice, so
     client.force_login(alice)
     response = client.get(url(round_row, step=taken))
     text = response.content.decode()
-    assert '<span class="chip-stack">Bet 10</span> <span class="insurance">insurance 5</span>' in text
+    assert '<p class="bet">Bet 10</p><p class="ins">Insurance 5</p>' in text
     assert "<strong>alice takes insurance for 5.</strong> <span class=\"help\">by the player" in text
     assert dealer_cards(response) == ["AH", "hidden"]
     last = client.get(url(round_row, step=99)).content.decode()

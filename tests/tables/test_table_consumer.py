@@ -95,7 +95,7 @@ async def test_a_solo_atlantic_city_round_from_sitting_to_settlement(solo_table,
     assert "hand 1: win, 20 back" in frame
     assert await balance_of(solo_table, 1) == 110
     assert 'Stack <strong data-stack>110</strong> · session <span class="plus">+10</span>' in frame
-    assert '<div id="result" class="result win" role="status"><strong>You win +10</strong></div>' in frame
+    assert '<div id="result" class="win" role="status">You win +10</div>' in frame
     await assert_books_balance()
     await tab.close()
 
