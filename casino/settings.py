@@ -187,6 +187,12 @@ AUTH_PASSWORD_VALIDATORS = [
 SIGNUP_GRANT_CHIPS = env_int("SIGNUP_GRANT_CHIPS", 1000, minimum=0)
 DEFAULT_BUY_IN_CHIPS = env_int("DEFAULT_BUY_IN_CHIPS", 100, minimum=1)
 TOP_UP_CHIPS = env_int("TOP_UP_CHIPS", 100, minimum=1)
+# Issue 14: "Refill chips" on the profile, once a day, for a player holding
+# fewer than REFILL_BELOW_CHIPS in all; it tops the bankroll up to REFILL_TO_CHIPS.
+REFILL_BELOW_CHIPS = env_int("REFILL_BELOW_CHIPS", 100, minimum=1)
+REFILL_TO_CHIPS = env_int("REFILL_TO_CHIPS", 1000, minimum=1)
+if REFILL_TO_CHIPS < REFILL_BELOW_CHIPS:
+    raise ImproperlyConfigured("REFILL_TO_CHIPS must be at least REFILL_BELOW_CHIPS: a refill tops the bankroll up.")
 STATEMENT_PAGE_SIZE = env_int("STATEMENT_PAGE_SIZE", 25, minimum=1)
 
 # --- Limits on what one player or address may make or send (issue 15, docs/deploy.md) ---------

@@ -19,13 +19,13 @@ from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
 
-from accounts import ledger
+from accounts import ledger, limits
 from accounts.models import LedgerAccount, User
 from tables.engine import BY_NAME, GameRound, IllegalAction, Phase
 from tables.models import Seat, SeatAccount, Table
 from tables.play import access, rounds
 from tables.play.changes import Play, TableChanged, announce
-from tables.play.errors import TableError
+from tables.play.errors import RealityCheck, TableError
 
 # Deadlines one call may settle in a row (a window, then a decision, ...).
 MAX_CATCH_UP = 50
@@ -272,8 +272,9 @@ def do_act(
         table = _lock(table_id)
         # Read once: the seat check now, the chips' accounts when the play moves some.
         # (Not the players: a play needs their ids only.)
-        seated = rounds.seated(table, players=False)
-        _own_seat(table, user, seat, seated)
+        # (The players with their own limits: issue 14, checked below in this transaction.)
+        seated = rounds.seated(table, players=False, limits=True)
+        player = _own_seat(table, user, seat, seated).player
         now = rounds.now()
         late = _overdue(table, now)
         if late:
@@ -292,13 +293,32 @@ def do_act(
             engine = rounds.load(round_row)
 
             def play() -> None:
+                first = len(engine.events)
                 engine.act(action, seat=seat, hand=hand, amount=amount, actor="player")
+                staked = -sum(event.chips for event in engine.events[first:] if event.seat == seat and event.chips < 0)
+                check_limits(player, action, staked, now)
 
             _apply(table, round_row, engine, play, seated)
             change = _commit(table, engine, seated)
     if late:
         raise TableError("Time ran out before your click arrived; here is the table as it stands.", "late")
     return change
+
+
+def check_limits(player: User, action: str, staked: int, now: dt.datetime) -> None:
+    """Issue 14: a break, a loss limit, the session time or a due reality check may refuse the play.
+
+    Called after the engine made it, before anything is written: the refusal
+    (a TableError) undoes it with the rest of the transaction.
+    """
+    try:
+        limits.check_stake(
+            limits.limits_of_player(player), player.pk, new_bet=action == "bet", stake=staked, now=now
+        )
+    except limits.RealityCheckDue as due:
+        raise RealityCheck(due.message, due.minutes, due.net) from None
+    except limits.LimitRefused as refusal:
+        raise TableError(refusal.message, refusal.code) from None
 
 
 def _apply(

@@ -102,6 +102,15 @@ def shot(page: Page, name: str, *, docs: str | None = None) -> None:
         page.screenshot(path=str(DOCS / docs))  # the screen as the player sees it
 
 
+def no_serious_violation(page: Page) -> None:
+    """axe-core finds nothing serious or critical on the table as it stands (the chip tray and the rings included)."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    violations = Axe().run(page).response["violations"]
+    failing = [(v["id"], [node["target"] for node in v["nodes"]]) for v in violations if v["impact"] in {"serious", "critical"}]
+    assert not failing, failing
+
+
 def bet_field(page: Page):
     return page.locator("#controls").get_by_label("Bet", exact=True)
 
@@ -163,6 +172,7 @@ def test_it_shows_a_decision_on_one_screen_at_both_sizes_and_bets_with_chips(ser
     expect(phone.locator("#controls input[type=range]")).to_have_value("200")
     chips(phone, "Clear bet", "Add 25")
     expect(bet_field(phone)).to_have_value("25")
+    no_serious_violation(phone)  # a table in betting
     phone.locator("#controls").get_by_role("button", name="Deal").click()
     expect(desk.locator("#seat-2 .bet")).to_contain_text("Bet 25")
     bet_field(desk).fill("20")
@@ -192,6 +202,7 @@ def test_it_shows_a_decision_on_one_screen_at_both_sizes_and_bets_with_chips(ser
     expect(desk.locator("#controls").get_by_role("button", name="Stand")).to_be_visible(timeout=10_000)
     desk.wait_for_timeout(500)
     decision_on_screen(desk, 5)
+    no_serious_violation(desk)  # a table in play
     shot(desk, "your-turn-1280x800", docs="table-desk.png")
     desk.locator("#controls").get_by_role("button", name="Stand").click()
 
