@@ -212,6 +212,10 @@ def test_it_shows_a_decision_on_one_screen_at_both_sizes_and_bets_with_chips(ser
     expect(phone.locator("#seat-2 .outcome")).to_have_text("Win +25")
     expect(phone.locator("#seat-5 .outcome")).to_have_text("Win +20")
     expect(phone.locator("#seat-2 .stack")).to_contain_text("Stack 225 · session +25")
+    # The log's numbers from 10 on keep their room (they were clipped to "ı0.").
+    expect(phone.locator("#log-lines li")).to_have_count(10)
+    room = phone.locator("#log-lines").evaluate("ol => parseFloat(getComputedStyle(ol).paddingLeft) / parseFloat(getComputedStyle(ol).fontSize)")
+    assert room >= 2.5, room
     shot(phone, "settled-390x844")
     shot(desk, "settled-1280x800")
     assert Seat.objects.get(table=table, number=2).last_bet == 25
