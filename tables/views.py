@@ -18,16 +18,13 @@ from tables.forms import LobbyFilterForm, RocketTableForm
 from tables.history.recent import summarise
 from tables.live import lobby, viewer
 from tables.live.chart import UP_CARDS, strategy_chart
+from tables.live.controls import CHIPS  # the chip tray, as the table draws it
 from tables.models import RoundPhase, RoundSeat, RuleProfile, Table
 from tables.play import lobby as play_lobby
 from tables.play.access import NoSuchTable, access_table
 from tables.play.rounds import MAX_MISSED_WINDOWS
 from tables.play.errors import TableError
 from tables.play.messages import perform
-
-
-#: The chip tray's buttons at the table ("Add 1" ... "Add 500"), as the help page explains them.
-CHIP_TRAY = (1, 5, 25, 100, 500)
 
 
 def _table_or_404(request: HttpRequest, table_id: int) -> Table:
@@ -123,7 +120,7 @@ def how_to_play(request: HttpRequest) -> HttpResponse:
                 "buy_in": settings.DEFAULT_BUY_IN_CHIPS,
                 "top_up": settings.TOP_UP_CHIPS,
             },
-            "chip_tray": CHIP_TRAY,
+            "chip_tray": CHIPS,
             "shoe_id": shoe_id,
         },
     )

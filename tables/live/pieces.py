@@ -135,6 +135,8 @@ def _pieces(
     for index, seat in enumerate(view.seats):
         key = _seat_key(table, index, seat, view)
         pieces.append((f"seat-{seat.number}", table.piece((key, seat.is_mine), lambda k=key, s=seat: _seat_html(table, k, s, view))))
+    # The viewer's result banner: empty except while their settled round is shown.
+    pieces.append(("result", table.kept_piece(("result", view.result, view.result_kind), render("result"))))
     # A notice answers one click: never kept.
     pieces.append(("notice", render("notice", notice=notice)() if notice else table.kept_piece("no notice", render("notice"))))
     # A seated player's Hints switch shows in their controls, and their hint with their buttons.

@@ -64,7 +64,8 @@ def open_window(table: Table, now: dt.datetime) -> Round | None:
     shoe_row, engine_shoe = _shoe_for_next_round(table, rules, now)
     number = (table.rounds.aggregate(last=Max("number"))["last"] or 0) + 1
     round_row = Round.objects.create(
-        table=table, number=number, profile=table.profile, shoe=shoe_row, phase=RoundPhase.BETTING, state={}
+        table=table, number=number, profile=table.profile, shoe=shoe_row, phase=RoundPhase.BETTING, state={},
+        names={str(seat.number): seat.player.username for seat in seats},
     )
     stacks: dict[int, int] = {}
     for seat in seats:
@@ -188,7 +189,9 @@ def _finish(table: Table, round_row: Round, engine: GameRound, now: dt.datetime)
             seat.missed_windows += 1
         else:
             seat.missed_windows = 0
-        seat.save(update_fields=["net", "missed_windows"])
+        if part.bet:
+            seat.last_bet = part.bet  # the chip tray's Rebet, and the next round's bet
+        seat.save(update_fields=["net", "missed_windows", "last_bet"])
         if seat.leaving or seat.missed_windows >= MAX_MISSED_WINDOWS:
             stand_up(seat, table.version + 1)
     anyone = table.seats.filter(player__isnull=False).exists()

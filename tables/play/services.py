@@ -234,8 +234,11 @@ def do_change_seat(
         check_seat_not_stale(target, version)
         # The player, their stack and their record move together; a seat's account is its own, so free it first.
         player, account, sat_at, net, missed = seat.player, seat.account, seat.sat_at, seat.net, seat.missed_windows
+        last_bet = seat.last_bet
         seat.vacate(version=table.version + 1)
-        target.occupy(player, account, version=table.version + 1, sat_at=sat_at, net=net, missed_windows=missed)
+        target.occupy(
+            player, account, version=table.version + 1, sat_at=sat_at, net=net, missed_windows=missed, last_bet=last_bet
+        )
         return _commit(table)
 
 
