@@ -14,6 +14,7 @@ from django.utils import timezone
 
 from accounts import ledger
 from accounts.models import TransferKind
+from casino import rows
 from tables.engine import ACTIONS, CardShoe, Event, GameRound, InsuranceStatus, Phase, RuleSet, SeatStatus
 from tables.fairness import shoes
 from tables.models import Round, RoundPhase, RoundSeat, Seat, SeatResult, Shoe, Table
@@ -36,10 +37,13 @@ def in_progress(table: Table) -> Round | None:
     return round_row
 
 
-def seated(table: Table, *, players: bool = True) -> list[Seat]:
-    """The occupied seats in order, with their accounts and (unless players=False) their players."""
-    related = ("player", "account") if players else ("account",)
-    return list(table.seats.filter(player__isnull=False).select_related(*related).order_by("number"))
+def seated(table: Table, *, players: bool = False) -> list[Seat]:
+    """The occupied seats in order, with their accounts (and their players if asked)."""
+    related = ("account", "player") if players else ("account",)
+    # Read on every play: SQL built once (casino.rows), not by the ORM each time.
+    return rows.select(
+        Seat, "t0.table_id = %s AND t0.player_id IS NOT NULL", [table.pk], join=related, order_by="t0.number"
+    )
 
 
 # --- Opening a betting window ---------------------------------------------------------
@@ -114,8 +118,9 @@ def record(
         # Most hits and stands move no chips: the accounts are read only when some do.
         accounts = {seat.number: seat.account for seat in (seats if seats is not None else seated(table))}
         house = ledger.house_account()
-        for event in moves:
-            _move_chips(event, accounts[event.seat], house, round_row, f"{table.name} round {round_row.number}")
+        label = f"{table.name} round {round_row.number}"
+        # No savepoint: a failure ends the whole play (services.do_act).
+        ledger.transfer_all([_move(event, accounts[event.seat], house, label) for event in moves], round=round_row)
     round_row.state = engine.to_json()
     round_row.event_times = list(round_row.event_times) + [now.isoformat()] * (len(engine.events) - first_event)
     round_row.phase = _phase_of(engine)
@@ -123,36 +128,19 @@ def record(
     if engine.phase is Phase.SETTLED:
         round_row.settled_at = now
         fields.append("settled_at")
-    round_row.save(update_fields=fields)
+    rows.update(round_row, fields)
     if engine.phase is Phase.SETTLED:
         _finish(table, round_row, engine, now)
 
 
-def _move_chips(event: Event, seat_account, house, round_row: Round, label: str) -> None:
+def _move(event: Event, seat_account, house, label: str) -> ledger.Move:
     where = f"{label}, seat {event.seat}"
     if event.hand is not None:
         where += f", hand {event.hand + 1}"
     if event.chips < 0:
-        ledger.transfer(
-            source=seat_account,
-            destination=house,
-            amount=-event.chips,
-            kind=STAKE_KINDS[event.kind],
-            reason=where,
-            round=round_row,
-            savepoint=False,  # a failure ends the whole play (services.do_act)
-        )
-    else:
-        outcome = f" ({event.outcome})" if event.outcome else ""
-        ledger.transfer(
-            source=house,
-            destination=seat_account,
-            amount=event.chips,
-            kind=TransferKind.PAYOUT,
-            reason=where + outcome,
-            round=round_row,
-            savepoint=False,  # a failure ends the whole play (services.do_act)
-        )
+        return ledger.Move(seat_account, house, -event.chips, STAKE_KINDS[event.kind], where)
+    outcome = f" ({event.outcome})" if event.outcome else ""
+    return ledger.Move(house, seat_account, event.chips, TransferKind.PAYOUT, where + outcome)
 
 
 def _phase_of(engine: GameRound) -> str:
@@ -180,10 +168,11 @@ def _finish(table: Table, round_row: Round, engine: GameRound, now: dt.datetime)
             seat.missed_windows += 1
         else:
             seat.missed_windows = 0
-        seat.save(update_fields=["net", "missed_windows"])
+        rows.update(seat, ["net", "missed_windows"])
         if seat.leaving or seat.missed_windows >= MAX_MISSED_WINDOWS:
             stand_up(seat, table.version + 1)
-    anyone = table.seats.filter(player__isnull=False).exists()
+    # `seats` are all the seats taken, read under the table's lock: who is left is known.
+    anyone = any(seat.player_id is not None for seat in seats)
     table.deadline = now + dt.timedelta(seconds=table.pause_seconds) if anyone else None
 
 
@@ -194,12 +183,12 @@ def record_history(table: Table, round_row: Round, engine: GameRound, seats: lis
     for event in engine.events:
         if event.chips < 0 and event.seat is not None:
             staked[event.seat] = staked.get(event.seat, 0) - event.chips
-    rows = []
+    records = []
     for result in engine.result().seats:
         if result.bet == 0:
             continue  # passed or left out: no hand played
         seat = accounts[result.seat]
-        rows.append(
+        records.append(
             RoundSeat(
                 round=round_row,
                 table=table,
@@ -219,7 +208,7 @@ def record_history(table: Table, round_row: Round, engine: GameRound, seats: lis
                 blackjacks=sum(1 for hand in result.hands if hand.outcome == "blackjack"),
             )
         )
-    RoundSeat.objects.bulk_create(rows)
+    rows.insert(records)
 
 
 def stand_up(seat: Seat, version: int) -> None:

@@ -21,8 +21,9 @@ from django.utils import timezone
 
 from accounts import ledger
 from accounts.models import User
+from casino import rows
 from tables.engine import BY_NAME, GameRound, IllegalAction, Phase
-from tables.models import Seat, Table
+from tables.models import Round, Seat, Table
 from tables.play import access, rounds
 from tables.play.changes import Play, TableChanged, announce
 from tables.play.errors import TableError
@@ -38,18 +39,22 @@ class Change:
 
 
 def _lock(table_id: int) -> Table:
-    rows = Table.objects.select_for_update()
-    if not connection.features.has_select_for_update:
+    # Taken on every play: SQL built once (casino.rows), not by the ORM each time.
+    if connection.features.has_select_for_update:
+        # On PostgreSQL the round is read by its own query once the row lock is
+        # held: joined into the locking query, READ COMMITTED would return the
+        # round as it stood before a racer's commit while the table row is current.
+        found = rows.select(Table, "t0.id = %s", [table_id], for_update=True)
+        if found and found[0].current_round_id is not None:
+            round_rows = rows.select(Round, "t0.id = %s", [found[0].current_round_id])
+            Table.current_round.field.set_cached_value(found[0], round_rows[0] if round_rows else None)
+    else:
         # SQLite: the transaction began by taking the database's write lock
         # (BEGIN IMMEDIATE), so the round read with the table is current.
-        # On PostgreSQL it is read by its own query once the row lock is held:
-        # joined into the locking query, READ COMMITTED would return the round
-        # as it stood before a racer's commit while the table row is current.
-        rows = rows.select_related("current_round")
-    try:
-        return rows.get(pk=table_id)
-    except Table.DoesNotExist:
-        raise TableError("This table does not exist.", "no_table") from None
+        found = rows.select(Table, "t0.id = %s", [table_id], join=("current_round",))
+    if not found:
+        raise TableError("This table does not exist.", "no_table")
+    return found[0]
 
 
 def _commit(table: Table, engine=None, seated: list[Seat] | None = None) -> Change:
@@ -58,7 +63,7 @@ def _commit(table: Table, engine=None, seated: list[Seat] | None = None) -> Chan
     if engine is None and round_row is not None:
         engine = rounds.load(round_row)
     rounds.refresh_decisions(table, round_row, engine, table.version)
-    table.save(update_fields=["version", "current_round", "deadline", "decisions"])
+    rows.update(table, ["version", "current_round", "deadline", "decisions"])
     play = None
     if seated is not None and engine is not None and engine.phase is not Phase.SETTLED:
         # A play in mid-round: its listeners may take the state just written without reading it back.
@@ -238,7 +243,7 @@ def do_act(
         table = _lock(table_id)
         # Read once: the seat check now, the chips' accounts when the play moves some.
         # (Not the players: a play needs their ids only.)
-        seated = rounds.seated(table, players=False)
+        seated = rounds.seated(table)
         _own_seat(table, user, seat, seated)
         now = rounds.now()
         late = _overdue(table, now)
