@@ -35,7 +35,7 @@ BET = "1"  # a thousand chips each last the run
 # The play a viewer makes when its controls offer it, in order of preference.
 PLAYS = ("bet", "no_insurance", "stand")
 BUTTON = re.compile(r'name="action" value="(\w+)"')
-CONTROLS = re.compile(r'<section id="controls".*?</section>', re.S)
+CONTROLS = re.compile(r'<section id="controls".*?</section>', re.DOTALL)
 FIELD = re.compile(r'name="(seat|hand|version)" value="(\d+)"')
 
 

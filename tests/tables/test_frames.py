@@ -280,3 +280,21 @@ def test_a_frame_with_nothing_new_for_its_viewer_is_empty(betting, bob):
     # A notice answers a click even when nothing else changed, and is cleared by the next frame.
     assert piece_ids(frame_for(table, bob, 1000, "Not now.", sent)) == ["notice", "version"]
     assert piece_ids(frame_for(table, bob, 1000, None, sent)) == ["notice", "version"]
+
+
+def test_it_renders_a_piece_as_render_to_string_would(betting, alice, carol):
+    from django.template.loader import render_to_string
+
+    from tables.live.pieces import TEMPLATE, render_partial
+    from tables.live.viewer import build
+
+    services.do_act(betting.pk, alice, "bet", seat=1, amount=10, version=version(betting))
+    for viewer in (alice, carol):
+        view = build(betting.pk, viewer)
+        for name in ("status", "turn", "dealer", "controls", "log", "notice"):
+            context = {"view": view, "user": viewer, "notice": None}
+            assert render_partial(name, context) == render_to_string(f"{TEMPLATE}#{name}", context), name
+        for seat in view.seats:
+            context = {"view": view, "seat": seat}
+            assert render_partial("seat_body", context) == render_to_string(f"{TEMPLATE}#seat_body", context)
+    assert render_partial("bankroll", {"bankroll": 12345}) == render_to_string(f"{TEMPLATE}#bankroll", {"bankroll": 12345})
