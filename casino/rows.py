@@ -47,9 +47,7 @@ def _converters(fields, alias: str) -> list[tuple[int, Any, list]]:
 
 
 def _instance(model: type[M], db: str, names: list[str], values: list) -> M:
-    """`model.from_db` without its __init__ when nothing listens for the model's init (the same instance)."""
-    if post_init.has_listeners(model) or pre_init.has_listeners(model):
-        return model.from_db(db, names, values)
+    """`model.from_db` without its __init__, for a model whose init nobody listens for (the same instance)."""
     instance = model.__new__(model)
     instance.__dict__.update(zip(names, values))
     state = instance._state = ModelState()
@@ -69,6 +67,8 @@ def select(
 ) -> list[M]:
     """Rows of `model` (alias t0) with the forward foreign keys in `join` loaded too (aliases t1, t2 ...).
 
+    A join may go on from an earlier one, as "current_round__shoe" after "current_round".
+
     `where` and `order_by` are SQL over those aliases, with %s placeholders
     for `params`. `for_update` locks the rows of t0 where the database can.
     A null foreign key loads as None.
@@ -84,10 +84,11 @@ def select(
         rows = cursor.fetchall()
     found = []
     db = conn.alias
+    plain = [not (post_init.has_listeners(part[0]) or pre_init.has_listeners(part[0])) for part in parts]
     for row in rows:
         start = 0
         instances = []
-        for part_model, names, converters, fk, pk_index in parts:
+        for (part_model, names, converters, fk, pk_index, _), bare in zip(parts, plain):
             values = list(row[start : start + len(names)])
             start += len(names)
             if fk is not None and values[pk_index] is None:
@@ -96,11 +97,12 @@ def select(
             for i, column, funcs in converters:
                 for func in funcs:
                     values[i] = func(values[i], column, conn)
-            instances.append(_instance(part_model, db, names, values))
-        main = instances[0]
+            instances.append(_instance(part_model, db, names, values) if bare else part_model.from_db(db, names, values))
         for part, related in zip(parts[1:], instances[1:]):
-            part[3].set_cached_value(main, related)
-        found.append(main)
+            owner = instances[part[5]]
+            if owner is not None:
+                part[3].set_cached_value(owner, related)
+        found.append(instances[0])
     return found
 
 
@@ -108,25 +110,40 @@ def _select_shape(model, where: str, join: Sequence[str], order_by: str, for_upd
     columns: list[str] = []
     parts = []
     joins = []
-    for n, name in enumerate([None, *join]):
+    aliases = {None: ("t0", model)}
+    for n, path in enumerate([None, *join]):
         alias = f"t{n}"
-        fk = None if name is None else model._meta.get_field(name)
-        part_model = model if fk is None else fk.related_model
+        fk = None
+        part_model = model
+        parent = None
+        if path is not None:
+            parent, _, name = path.rpartition("__")
+            parent_alias, parent_model = aliases[parent or None]
+            fk = parent_model._meta.get_field(name)
+            part_model = fk.related_model
+            joins.append(
+                f" LEFT OUTER JOIN {_quote(part_model._meta.db_table)} {alias}"
+                f" ON ({alias}.{_quote(fk.target_field.column)} = {parent_alias}.{_quote(fk.column)})"
+            )
+        aliases[path] = (alias, part_model)
         fields = list(part_model._meta.concrete_fields)
         columns += [f"{alias}.{_quote(field.column)}" for field in fields]
         pk_index = next(i for i, field in enumerate(fields) if field.primary_key)
-        parts.append((part_model, [field.attname for field in fields], _converters(fields, alias), fk, pk_index))
-        if fk is not None:
-            joins.append(
-                f" LEFT OUTER JOIN {_quote(part_model._meta.db_table)} {alias}"
-                f" ON ({alias}.{_quote(fk.target_field.column)} = t0.{_quote(fk.column)})"
-            )
+        owner = 0 if not parent else [None, *join].index(parent)
+        parts.append((part_model, [field.attname for field in fields], _converters(fields, alias), fk, pk_index, owner))
     sql = f"SELECT {', '.join(columns)} FROM {_quote(model._meta.db_table)} t0{''.join(joins)} WHERE {where}"
     if order_by:
         sql += f" ORDER BY {order_by}"
     if for_update and connection.features.has_select_for_update:
         sql += " FOR UPDATE OF t0" if connection.features.has_select_for_update_of else " FOR UPDATE"
     return sql, parts
+
+
+def fetch(sql: str, params: Sequence[Any]) -> list[tuple]:
+    """The rows of one query of the caller's own, as the database returns them (no conversion)."""
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchall()
 
 
 def update(instance: Model, fields: Sequence[str]) -> int:

@@ -69,8 +69,9 @@ def frame_for(table: Rendered, viewer: User | None, bankroll: int | None, notice
         if (previous is html or previous == html) and not (notice and piece_id == "notice"):
             continue
         sent.pieces[piece_id] = html
-        if not first or not piece_id.startswith("seat-"):
-            parts.append(html)
+        if first and piece_id.startswith("seat-"):
+            continue  # in the #seats box below
+        parts.append(changed_parts(previous, html) if previous is not None else html)
     if first:
         # The #seats box itself, around every seat: a page may have lost some (a reconnect).
         box = table.kept_piece("seats", lambda: _render("seats", view, viewer, seat_pieces=[PIECES_SLOT]))
@@ -83,6 +84,67 @@ def frame_for(table: Rendered, viewer: User | None, bankroll: int | None, notice
     # Which version the page now shows (tests and the load test's bots read it).
     parts.append(table.piece("version", lambda: format_html('<i id="version" data-version="{}"></i>', table.version)))
     return "".join(parts)
+
+
+# A part of a piece a frame may bring alone: an element with an id of the form "<piece>-<part>".
+_PART = re.compile(r'<(\w+)(?: [^<>]*?)? id="([a-z]+-\d+-\w+)"')
+# Pieces split into parts, by their HTML (shared by every viewer who was sent them); bounded.
+_split_cache: dict[str, tuple[str, dict[str, str]]] = {}
+MAX_SPLITS = 2048
+
+
+def changed_parts(previous: str, html: str) -> str:
+    """What brings a viewer from `previous` to `html`: only the parts that changed, if all else is the same.
+
+    A seat is its shell (theirs: "mine", Leave) around a head, a stack and its
+    play (bet, hands, status), each with an id. A play usually changes one part
+    of one seat, so a frame brings that part, not the seat; anything else that
+    changed brings the whole piece.
+    """
+    old_frame, old_parts = _split(previous)
+    new_frame, new_parts = _split(html)
+    if not new_parts or old_frame != new_frame or old_parts.keys() != new_parts.keys():
+        return html
+    return "".join(part for key, part in new_parts.items() if old_parts[key] != part)
+
+
+def _split(html: str) -> tuple[str, dict[str, str]]:
+    """A piece's HTML with each part cut out (left as its id), and its parts by id."""
+    found = _split_cache.get(html)
+    if found is not None:
+        return found
+    parts: dict[str, str] = {}
+    frame: list[str] = []
+    position = 0
+    for match in _PART.finditer(html):
+        if match.start() < position:
+            continue  # inside a part already cut out
+        tag, part_id = match.groups()
+        end = _closing(html, tag, match.end())
+        if end < 0:
+            break  # not balanced: never cut
+        frame.append(html[position : match.start()])
+        frame.append(f"<!--{part_id}-->")
+        parts[part_id] = html[match.start() : end]
+        position = end
+    frame.append(html[position:])
+    if len(_split_cache) >= MAX_SPLITS:
+        _split_cache.clear()
+    found = _split_cache[html] = ("".join(frame), parts)
+    return found
+
+
+def _closing(html: str, tag: str, start: int) -> int:
+    """Where the element of `tag` opened just before `start` ends (after its closing tag), or -1."""
+    opening, closing = re.compile(rf"<{tag}[\s>]"), f"</{tag}>"
+    depth, position = 1, start
+    while depth:
+        close = html.find(closing, position)
+        if close < 0:
+            return -1
+        depth += len(opening.findall(html, position, close)) - 1
+        position = close + len(closing)
+    return position
 
 
 def _render(name: str, view: TableView, viewer: User | None, **extra: object) -> str:
