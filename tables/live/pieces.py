@@ -213,11 +213,14 @@ def _log(table: Rendered, view: TableView, viewer: User | None, sent: Sent, *, w
     lines = view.log
     count = len(sent.log_lines)
     if not whole and sent.log_round == table.state.round_id and lines[:count] == sent.log_lines:
-        new = lines[count:]
         sent.log_lines = lines
-        if not new:
+        if count == len(lines):
             return ""
-        return format_html('<ol id="log-lines" hx-swap-oob="beforeend">{}</ol>', format_html_join("", "<li>{}</li>", ((line,) for line in new)))
+        # The same new lines for every viewer who had the version before: made once.
+        return table.piece(("log-lines", count), lambda: format_html(
+            '<ol id="log-lines" hx-swap-oob="beforeend">{}</ol>',
+            format_html_join("", "<li>{}</li>", ((line,) for line in lines[count:])),
+        ))
     sent.log_round, sent.log_lines = table.state.round_id, lines
     return table.piece("log", lambda: _render("log", view, viewer))
 
