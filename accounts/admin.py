@@ -134,8 +134,8 @@ class TransferAdmin(ReadOnlyAdmin):
     date_hierarchy = "created_at"
     readonly_fields = ("source", "destination", "amount", "kind", "reason", "round_link", "created_at", "created_by")
 
-    # ?round__id__exact=<id> (the link on a round's admin page) filters by round:
-    # a lookup on the transfer's own foreign key, which the admin allows.
+    # ?round__id__exact=<id>: a round's admin page links to its transfers (casino/admin_lookups.py).
+    filter_links = ("round",)
 
     @admin.display(description="Round", ordering="round")
     def round_link(self, transfer: Transfer) -> str:

@@ -31,3 +31,30 @@ class AdjustChipsForm(forms.Form):
         if amount == 0:
             raise forms.ValidationError("Enter a number of chips other than 0.")
         return amount
+
+
+class LimitsForm(forms.Form):
+    """The player's own limits (accounts.limits); an empty field is no limit."""
+
+    loss_day = forms.IntegerField(
+        label="Loss limit per day", required=False, min_value=1, max_value=100_000_000,
+        help_text="Chips you may lose at the tables in any 24 hours.",
+    )
+    loss_week = forms.IntegerField(
+        label="Loss limit per week", required=False, min_value=1, max_value=100_000_000,
+        help_text="In any 7 days.",
+    )
+    loss_month = forms.IntegerField(
+        label="Loss limit per month", required=False, min_value=1, max_value=100_000_000,
+        help_text="In any 30 days.",
+    )
+    session_minutes = forms.IntegerField(
+        label="Session time limit (minutes)", required=False, min_value=1, max_value=24 * 60,
+        help_text="From a session's first bet; you finish the round, then cannot bet until you have "
+        "been away from the tables for 30 minutes.",
+    )
+    reality_check_minutes = forms.TypedChoiceField(
+        label="Reality check", required=False, coerce=int, empty_value=None,
+        choices=[("", "Off"), (15, "Every 15 minutes"), (30, "Every 30 minutes"), (60, "Every 60 minutes")],
+        help_text="Time played this session and your result, with Keep playing and Stop playing.",
+    )

@@ -1,11 +1,13 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path, reverse_lazy
 
-from accounts import views
+from accounts import views, views_limits
 
 urlpatterns = [
     path("signup/", views.signup, name="signup"),
     path("profile/", views.profile, name="profile"),
+    path("refill/", views.refill, name="refill"),
+    path("limits/", views_limits.limits_page, name="limits"),
     path(
         "login/",
         auth_views.LoginView.as_view(template_name="accounts/login.html", redirect_authenticated_user=True),

@@ -8,6 +8,7 @@ quietly fall back to a development default.
 
 from __future__ import annotations
 
+import ipaddress
 import math
 import os
 from urllib.parse import urlsplit
@@ -80,6 +81,19 @@ def env_list(name: str, default: list[str]) -> list[str]:
     if any(item == "" for item in items):
         raise ImproperlyConfigured(f"{name}={value!r} has an empty item in its comma-separated list.")
     return items
+
+
+def env_networks(name: str, default: list[str]) -> list[str]:
+    """A comma-separated list of IP addresses or networks (10.0.0.1, 10.0.0.0/8, ::1)."""
+    values = env_list(name, default)
+    for value in values:
+        try:
+            ipaddress.ip_network(value, strict=False)
+        except ValueError:
+            raise ImproperlyConfigured(
+                f"{name} has {value!r}, which is not an IP address or network (e.g. 127.0.0.1 or 10.0.0.0/8)."
+            ) from None
+    return values
 
 
 def env_url(name: str, default: str | None, *, schemes: tuple[str, ...]) -> str | None:

@@ -67,7 +67,9 @@ def select(
 ) -> list[M]:
     """Rows of `model` (alias t0) with the forward foreign keys in `join` loaded too (aliases t1, t2 ...).
 
-    A join may go on from an earlier one, as "current_round__shoe" after "current_round".
+    A join may go on from an earlier one, as "current_round__shoe" after "current_round",
+    and may be a reverse one-to-one ("player__play_limits"): a missing row then
+    reads as the ORM's DoesNotExist, as select_related leaves it.
 
     `where` and `order_by` are SQL over those aliases, with %s placeholders
     for `params`. `for_update` locks the rows of t0 where the database can.
@@ -121,9 +123,13 @@ def _select_shape(model, where: str, join: Sequence[str], order_by: str, for_upd
             parent_alias, parent_model = aliases[parent or None]
             fk = parent_model._meta.get_field(name)
             part_model = fk.related_model
+            if fk.concrete:  # a foreign key of the parent's
+                ours, theirs = fk.target_field.column, fk.column
+            else:  # a reverse one-to-one (e.g. a user's play_limits): its row points at the parent
+                ours, theirs = fk.field.column, fk.field.target_field.column
             joins.append(
                 f" LEFT OUTER JOIN {_quote(part_model._meta.db_table)} {alias}"
-                f" ON ({alias}.{_quote(fk.target_field.column)} = {parent_alias}.{_quote(fk.column)})"
+                f" ON ({alias}.{_quote(ours)} = {parent_alias}.{_quote(theirs)})"
             )
         aliases[path] = (alias, part_model)
         fields = list(part_model._meta.concrete_fields)

@@ -15,7 +15,7 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
-from casino.env import env_bool, env_float, env_int, env_list, env_str, env_url
+from casino.env import env_bool, env_float, env_int, env_list, env_networks, env_str, env_url
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -35,7 +35,8 @@ CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 INSTALLED_APPS = [
     # daphne first: its runserver replaces Django's with the ASGI one.
     "daphne",
-    "django.contrib.admin",
+    # The admin with strict list filters (casino/admin_lookups.py).
+    "casino.apps.CasinoAdminConfig",
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -52,6 +53,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: proxy headers count only from TRUSTED_PROXIES (casino/proxies.py).
+    "casino.proxies.ProxyHeadersMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -167,7 +170,7 @@ AXES_COOLOFF_TIME = dt.timedelta(minutes=env_int("LOGIN_COOLOFF_MINUTES", 15, mi
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "accounts/locked_out.html"
-AXES_CLIENT_IP_CALLABLE = "accounts.throttle.client_address"
+AXES_CLIENT_IP_CALLABLE = "casino.proxies.client_address"
 AXES_VERBOSE = False
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
@@ -184,7 +187,27 @@ AUTH_PASSWORD_VALIDATORS = [
 SIGNUP_GRANT_CHIPS = env_int("SIGNUP_GRANT_CHIPS", 1000, minimum=0)
 DEFAULT_BUY_IN_CHIPS = env_int("DEFAULT_BUY_IN_CHIPS", 100, minimum=1)
 TOP_UP_CHIPS = env_int("TOP_UP_CHIPS", 100, minimum=1)
+# Issue 14: "Refill chips" on the profile, once a day, for a player holding
+# fewer than REFILL_BELOW_CHIPS in all; it tops the bankroll up to REFILL_TO_CHIPS.
+REFILL_BELOW_CHIPS = env_int("REFILL_BELOW_CHIPS", 100, minimum=1)
+REFILL_TO_CHIPS = env_int("REFILL_TO_CHIPS", 1000, minimum=1)
+if REFILL_TO_CHIPS < REFILL_BELOW_CHIPS:
+    raise ImproperlyConfigured("REFILL_TO_CHIPS must be at least REFILL_BELOW_CHIPS: a refill tops the bankroll up.")
 STATEMENT_PAGE_SIZE = env_int("STATEMENT_PAGE_SIZE", 25, minimum=1)
+
+# --- Limits on what one player or address may make or send (issue 15, docs/deploy.md) ---------
+
+# Rocket Academy tables one player may hold (their solo table is one more); an empty one is reused first.
+TABLES_PER_PLAYER = env_int("TABLES_PER_PLAYER", 5, minimum=1)
+# Open tables per lobby page.
+LOBBY_PAGE_SIZE = env_int("LOBBY_PAGE_SIZE", 20, minimum=1)
+# Accounts one client address may create in an hour (0: no sign-ups at all).
+SIGNUPS_PER_ADDRESS_PER_HOUR = env_int("SIGNUPS_PER_ADDRESS_PER_HOUR", 5, minimum=0)
+# Table sockets open at once per player and per client address, counted in each server process.
+SOCKETS_PER_USER = env_int("SOCKETS_PER_USER", 20, minimum=1)
+SOCKETS_PER_ADDRESS = env_int("SOCKETS_PER_ADDRESS", 50, minimum=1)
+# Frames a table socket may send in one second that are not an action of the page; past that it is closed.
+BAD_FRAMES_PER_SECOND = env_int("BAD_FRAMES_PER_SECOND", 5, minimum=1)
 
 EMAIL_BACKEND = env_str("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
 EMAIL_HOST = env_str("EMAIL_HOST", "localhost")
@@ -226,9 +249,16 @@ SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", not DEBUG)
 SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0 if DEBUG else 31_536_000, minimum=0)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", not DEBUG)
 SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
-BEHIND_TLS_PROXY = env_bool("BEHIND_TLS_PROXY", not DEBUG)
-if BEHIND_TLS_PROXY:
-    # nginx terminates TLS and says so in this header (docs/deploy.md).
+# The proxies (addresses or networks) whose X-Forwarded-For/-Proto and X-Real-IP
+# are believed, whatever DEBUG is; from anyone else they are dropped (casino/proxies.py).
+TRUSTED_PROXIES = env_networks("TRUSTED_PROXIES", [])
+if env_str("BEHIND_TLS_PROXY", ""):
+    raise ImproperlyConfigured(
+        "BEHIND_TLS_PROXY was replaced by TRUSTED_PROXIES: set TRUSTED_PROXIES to the proxy's address "
+        "(e.g. TRUSTED_PROXIES=127.0.0.1 for nginx on the same machine) and remove BEHIND_TLS_PROXY (docs/deploy.md)."
+    )
+if TRUSTED_PROXIES:
+    # nginx terminates TLS and says so in this header (docs/deploy.md); believed only from TRUSTED_PROXIES.
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 X_FRAME_OPTIONS = "DENY"
 # The preload list is an opt-in the operator makes for their own domain.

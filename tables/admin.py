@@ -146,6 +146,8 @@ class RoundAdmin(ReadOnlyAdmin):
     list_filter = ("table", "profile", ("settled_at", admin.DateFieldListFilter), PlayerFilter, "phase")
     list_select_related = ("table",)
     search_fields = ("players__player__username", "table__name")
+    # ?shoe__id__exact=<id>: a shoe's page links to its rounds (casino/admin_lookups.py).
+    filter_links = ("shoe",)
     search_help_text = "Search by player name or table name."
     fields = (
         "table", "number", "profile", "shoe", "phase", "started_at", "settled_at",

@@ -1,6 +1,22 @@
-from django import forms
+import datetime as dt
 
-from tables.models import RuleProfile, SeatResult
+from django import forms
+from django.core.validators import MaxValueValidator, MinValueValidator
+
+from tables.models import BIGGEST_ID, RuleProfile, SeatResult
+
+# The history's dates: days a round can have been played on, and whose next day is a date too.
+FIRST_DAY = dt.date(2000, 1, 1)
+LAST_DAY = dt.date(2999, 12, 31)
+
+
+class HistoryDateField(forms.DateField):
+    """A day between FIRST_DAY and LAST_DAY (9999-12-31 plus the day the filter adds was a 500)."""
+
+    def __init__(self, **kwargs) -> None:
+        message = f"Enter a date between {FIRST_DAY.isoformat()} and {LAST_DAY.isoformat()}."
+        validators = [MinValueValidator(FIRST_DAY, message), MaxValueValidator(LAST_DAY, message)]
+        super().__init__(validators=validators, widget=forms.DateInput(attrs={"type": "date"}), **kwargs)
 
 
 class RocketTableForm(forms.Form):
@@ -34,8 +50,8 @@ class HistoryFilterForm(forms.Form):
     table = forms.TypedChoiceField(label="Table", required=False, coerce=int, empty_value=None)
     profile = forms.ChoiceField(label="Rules", required=False)
     outcome = forms.ChoiceField(label="Result", required=False)
-    date_from = forms.DateField(label="From", required=False, widget=forms.DateInput(attrs={"type": "date"}))
-    date_to = forms.DateField(label="To", required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    date_from = HistoryDateField(label="From", required=False)
+    date_to = HistoryDateField(label="To", required=False)
 
     def __init__(self, data=None, *, tables: list[tuple[int, str]] | None = None, **kwargs) -> None:
         super().__init__(data, **kwargs)
@@ -44,7 +60,7 @@ class HistoryFilterForm(forms.Form):
         if tables is None:
             # Nothing renders the form (an htmx fragment, an export): any table id
             # is accepted, and filtering the player's own rows by it cannot show another's.
-            self.fields["table"] = forms.IntegerField(required=False, min_value=1)
+            self.fields["table"] = forms.IntegerField(required=False, min_value=1, max_value=BIGGEST_ID)
         else:
             self.fields["table"].choices = [("", "All tables"), *tables]
 

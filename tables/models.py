@@ -14,6 +14,10 @@ from django.db.models import F, Q
 
 from tables.engine import PROFILES, RuleSet
 
+# The largest id a row can have (BigAutoField, a signed 64-bit integer): an id
+# beyond it, in a path or a query, names nothing (casino/converters.py, tables/forms.py).
+BIGGEST_ID = 2**63 - 1
+
 
 class RuleProfile(models.TextChoices):
     """The five rule profiles of RULES.md, by slug (the engine's PROFILES keys)."""
@@ -166,6 +170,25 @@ class Seat(models.Model):
         self.leaving = False
         self.changed_version = version
         self.save()
+
+
+class SeatAccount(models.Model):
+    """The stack a player last had at a seat: sitting there again reuses it, not a new ledger account each time.
+
+    One row per seat and player (issue 15: a hundred sit/leave cycles made a
+    hundred accounts). The account is reused only while no seat holds it and
+    it is empty; otherwise the sit opens a new one and remembers that instead.
+    """
+
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="+")
+    player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    account = models.OneToOneField("accounts.LedgerAccount", on_delete=models.PROTECT, related_name="+")
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["seat", "player"], name="one_stack_per_seat_and_player")]
+
+    def __str__(self) -> str:
+        return f"{self.seat}: {self.account}"
 
 
 class Shoe(models.Model):

@@ -2,8 +2,9 @@
 
 from django.urls import path
 
+import casino.converters  # noqa: F401  (registers <id:...>)
 from tables.live.consumers import TableConsumer
 
 websocket_urlpatterns = [
-    path("ws/tables/<int:table_id>/", TableConsumer.as_asgi()),
+    path("ws/tables/<id:table_id>/", TableConsumer.as_asgi()),
 ]

@@ -1,5 +1,6 @@
 from django.urls import path
 
+import casino.converters  # noqa: F401  (registers <id:...>)
 from tables import views
 from tables.fairness.views import verify_shoe
 
@@ -8,8 +9,8 @@ urlpatterns = [
     path("help/", views.how_to_play, name="help"),
     path("solo/", views.play_solo, name="play_solo"),
     path("rocket/", views.create_rocket_table, name="create_rocket_table"),
-    path("<int:table_id>/", views.table_detail, name="table"),
-    path("<int:table_id>/rounds/", views.table_rounds, name="table_rounds"),
-    path("<int:table_id>/action/", views.table_action, name="table_action"),
-    path("shoes/<int:shoe_id>/", verify_shoe, name="verify_shoe"),
+    path("<id:table_id>/", views.table_detail, name="table"),
+    path("<id:table_id>/rounds/", views.table_rounds, name="table_rounds"),
+    path("<id:table_id>/action/", views.table_action, name="table_action"),
+    path("shoes/<id:shoe_id>/", verify_shoe, name="verify_shoe"),
 ]

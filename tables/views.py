@@ -145,7 +145,12 @@ def create_rocket_table(request: HttpRequest) -> HttpResponse:
         # The whole lobby again, its tables included, with the form's error; the field takes the focus.
         form.fields["seats"].widget.attrs["autofocus"] = True
         return _lobby(request, rocket_form=form, status=400)
-    table = play_lobby.create_rocket_table(request.user, seats=form.cleaned_data["seats"])
+    try:
+        table = play_lobby.create_rocket_table(request.user, seats=form.cleaned_data["seats"])
+    except TableError as refusal:
+        # At the player's limit of tables (TABLES_PER_PLAYER): nothing was made; say why above the form.
+        form.add_error(None, refusal.message)
+        return _lobby(request, rocket_form=form, status=409)
     return redirect("table", table_id=table.pk)
 
 

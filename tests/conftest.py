@@ -264,3 +264,11 @@ def other_database_sessions() -> int:
             "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
         )
         return cursor.fetchone()[0]
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every test under tests/browser drives Chromium: `make test` runs them apart from the parallel rest."""
+    browser_tests = Path(__file__).parent / "browser"
+    for item in items:
+        if browser_tests in item.path.parents:
+            item.add_marker(pytest.mark.browser)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import json
+import logging
 from collections.abc import AsyncIterator, Iterable, Iterator
 from typing import Any
 
@@ -24,6 +25,8 @@ from django.utils import timezone
 
 from tables.engine.hand import hand_value
 from tables.models import RoundSeat
+
+logger = logging.getLogger(__name__)
 
 FORMAT_VERSION = 1
 CHUNK_SIZE = 500  # rows per database fetch
@@ -222,11 +225,30 @@ def streaming_response(request: HttpRequest, chunks: Iterator[str], *, content_t
     the previous one is sent.
     """
     content: Iterator[str] | AsyncIterator[str]
+    chunks = _ending_on_error(chunks, filename)
     content = _async_chunks(chunks) if isinstance(request, ASGIRequest) else chunks
     response = StreamingHttpResponse(content, content_type=content_type)
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     response["Cache-Control"] = "private, no-store"
     return response
+
+
+def _ending_on_error(chunks: Iterator[str], filename: str) -> Iterator[str]:
+    """The chunks, and on an error the end of the response, logged: never a download left hanging.
+
+    Once the first chunk is sent the status is 200 and cannot change; an error
+    after it, raised out of the body, left the client waiting for the rest
+    (issue 15). The file ends short instead: a CSV without its last rows, a
+    JSON array without its closing bracket, which no reader takes as whole.
+    """
+    try:
+        yield from chunks
+    except Exception:
+        logger.exception("The export %s failed part way; its response ends here.", filename)
+    finally:
+        close = getattr(chunks, "close", None)
+        if close is not None:
+            close()
 
 
 async def _async_chunks(chunks: Iterator[str]) -> AsyncIterator[str]:

@@ -8,7 +8,7 @@ its id.
 from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import render
 from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET
@@ -110,16 +110,23 @@ def _step_number(value: str | None, last: int) -> int:
 
 
 def _export_rows(request: HttpRequest):
+    """The rows to export, or the 400 naming the filters it cannot read (an export shows no form to mark them on)."""
     form = HistoryFilterForm(request.GET or None, tables=None)
+    if form.is_bound and not form.is_valid():
+        problems = "; ".join(f"{name}: {' '.join(errors)}" for name, errors in form.errors.items())
+        return HttpResponseBadRequest(f"Cannot export with these filters. {problems}", content_type="text/plain")
     return queries.rounds_of(request.user, _filter_from(form))
 
 
 @login_required
 @require_GET
 def history_export_csv(request: HttpRequest) -> HttpResponse:
+    rows = _export_rows(request)
+    if isinstance(rows, HttpResponse):
+        return rows
     return export.streaming_response(
         request,
-        export.csv_chunks(_export_rows(request)),
+        export.csv_chunks(rows),
         content_type="text/csv; charset=utf-8",
         filename=export.filename("csv"),
     )
@@ -128,9 +135,12 @@ def history_export_csv(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_GET
 def history_export_json(request: HttpRequest) -> HttpResponse:
+    rows = _export_rows(request)
+    if isinstance(rows, HttpResponse):
+        return rows
     return export.streaming_response(
         request,
-        export.json_chunks(_export_rows(request)),
+        export.json_chunks(rows),
         content_type="application/json",
         filename=export.filename("json"),
     )

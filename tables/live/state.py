@@ -50,6 +50,8 @@ class SeatView:
     # "Move here" from the viewer's seat: valid against both seats' last changes.
     move_version: int = 0
     stack: int = 0
+    # The seat's outstanding top-up (issue 14): repaid first when it cashes out.
+    credit: int = 0
     net: int = 0
     bet: int = 0
     insurance: int = 0
@@ -182,6 +184,7 @@ def _seat_view(seat: Seat, player: str, engine: GameRound | None, deadline: str 
         is_mine=False,
         changed_version=seat.changed_version,
         stack=seat.account.balance if seat.account_id else 0,
+        credit=seat.account.credit if seat.account_id else 0,
         net=seat.net,
         leaving=seat.leaving,
     )

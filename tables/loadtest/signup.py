@@ -69,6 +69,11 @@ def sign_up(url: str, username: str, password: str) -> str:
         "password2": password,
     }
     status, headers, page = _request(url, "POST", SIGNUP_PATH, cookies, urlencode(form))
+    if status == 429:
+        raise SignupFailed(
+            "the server limits sign-ups per address: start it with SIGNUPS_PER_ADDRESS_PER_HOUR (and "
+            "SOCKETS_PER_ADDRESS) above the number of bots for a loopback test"
+        )
     if status != 302 or "sessionid" not in cookies:
         errors = " ".join(re.sub(r"<[^>]+>", " ", e) for e in _ERRORS.findall(page)).split()
         raise SignupFailed(f"POST {SIGNUP_PATH} answered {status}: {' '.join(errors)[:200] or 'no session'}")

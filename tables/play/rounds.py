@@ -37,9 +37,15 @@ def in_progress(table: Table) -> Round | None:
     return round_row
 
 
-def seated(table: Table, *, players: bool = False) -> list[Seat]:
-    """The occupied seats in order, with their accounts (and their players if asked)."""
-    related = ("account", "player") if players else ("account",)
+def seated(table: Table, *, players: bool = True, limits: bool = False) -> list[Seat]:
+    """The occupied seats in order, with their accounts and (unless players=False) their players.
+
+    limits=True: with the players and their own limits too (accounts.limits), read in the same query.
+    """
+    if limits:
+        related: tuple[str, ...] = ("account", "player", "player__play_limits")
+    else:
+        related = ("account", "player") if players else ("account",)
     # Read on every play: SQL built once (casino.rows), not by the ORM each time.
     return rows.select(
         Seat, "t0.table_id = %s AND t0.player_id IS NOT NULL", [table.pk], join=related, order_by="t0.number"
@@ -159,6 +165,8 @@ def _finish(table: Table, round_row: Round, engine: GameRound, now: dt.datetime)
     if engine.shoe.needs_reshuffle(engine.rules):
         # Done with: its seed may be revealed now (hand history, shoe verification).
         Shoe.objects.filter(pk=round_row.shoe_id, retired_at__isnull=True).update(retired_at=now)
+    # Top-up chips lost in the round are gone: no seat owes more than it holds (issue 14).
+    ledger.cap_credit([seat.account_id for seat in seats if seat.number in engine.seats])
     for seat in seats:
         part = engine.seats.get(seat.number)
         if part is None:

@@ -19,14 +19,14 @@ from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
 
-from accounts import ledger
-from accounts.models import User
+from accounts import ledger, limits
+from accounts.models import LedgerAccount, User
 from casino import rows
 from tables.engine import BY_NAME, GameRound, IllegalAction, Phase
-from tables.models import Round, Seat, Table
+from tables.models import Round, Seat, SeatAccount, Table
 from tables.play import access, rounds
 from tables.play.changes import Play, TableChanged, announce
-from tables.play.errors import TableError
+from tables.play.errors import RealityCheck, TableError
 
 # Deadlines one call may settle in a row (a window, then a decision, ...).
 MAX_CATCH_UP = 50
@@ -106,6 +106,20 @@ def do_edit_table(table_id: int, changes: dict[str, object]) -> Change:
         return Change(table.pk, table.version)
 
 
+def do_resize_empty_table(table_id: int, seats: int) -> Change:
+    """Give a table nobody sits at `seats` seats (a player's Rocket Academy table, reused at their limit)."""
+    with transaction.atomic():
+        table = _lock(table_id)
+        if table.seats.filter(player__isnull=False).exists():
+            raise TableError("Someone sat down at that table a moment ago.", "seat_taken")
+        table.seats.filter(number__gt=seats).delete()
+        table.seat_count = seats
+        table.version += 1
+        table.save(update_fields=["seat_count", "version"])  # tables.signals adds the missing seats
+        announce(TableChanged(table.pk, table.version, table.deadline))
+        return Change(table.pk, table.version)
+
+
 # --- Seats --------------------------------------------------------------------------
 
 
@@ -141,7 +155,7 @@ def do_sit(
     with transaction.atomic():
         table = _lock(table_id)
         seat = check_sit(table, user, number, buy_in, version)
-        account = ledger.open_seat_account(user, f"{table.name} seat {number} ({user.username})")
+        account = _stack_for(seat, user, f"{table.name} seat {number} ({user.username})")
         try:
             ledger.buy_in(user=user, seat_account=account, amount=buy_in)
         except ledger.InsufficientChips as error:
@@ -149,6 +163,23 @@ def do_sit(
         seat.occupy(user, account, version=table.version + 1, sat_at=timezone.now())
         _start_if_idle(table, rounds.now())
         return _commit(table)
+
+
+def _stack_for(seat: Seat, user: User, label: str) -> LedgerAccount:
+    """The player's stack at this seat: the account they had here before when it is free and empty, else a new one.
+
+    The table is locked, so nothing else moves chips into these accounts meanwhile.
+    """
+    kept = SeatAccount.objects.filter(seat=seat, player=user).select_related("account").first()
+    if kept is not None and kept.account.balance == 0 and not Seat.objects.filter(account_id=kept.account_id).exists():
+        return kept.account
+    account = ledger.open_seat_account(user, label)
+    if kept is None:
+        SeatAccount.objects.create(seat=seat, player=user, account=account)
+    else:
+        kept.account = account
+        kept.save(update_fields=["account"])
+    return account
 
 
 def _own_seat(table: Table, user: User, number: int, seated: list[Seat] | None = None) -> Seat:
@@ -243,8 +274,9 @@ def do_act(
         table = _lock(table_id)
         # Read once: the seat check now, the chips' accounts when the play moves some.
         # (Not the players: a play needs their ids only.)
-        seated = rounds.seated(table)
-        _own_seat(table, user, seat, seated)
+        # (The players with their own limits: issue 14, checked below in this transaction.)
+        seated = rounds.seated(table, players=False, limits=True)
+        player = _own_seat(table, user, seat, seated).player
         now = rounds.now()
         late = _overdue(table, now)
         if late:
@@ -263,13 +295,32 @@ def do_act(
             engine = rounds.load(round_row)
 
             def play() -> None:
+                first = len(engine.events)
                 engine.act(action, seat=seat, hand=hand, amount=amount, actor="player")
+                staked = -sum(event.chips for event in engine.events[first:] if event.seat == seat and event.chips < 0)
+                check_limits(player, action, staked, now)
 
             _apply(table, round_row, engine, play, seated)
             change = _commit(table, engine, seated)
     if late:
         raise TableError("Time ran out before your click arrived; here is the table as it stands.", "late")
     return change
+
+
+def check_limits(player: User, action: str, staked: int, now: dt.datetime) -> None:
+    """Issue 14: a break, a loss limit, the session time or a due reality check may refuse the play.
+
+    Called after the engine made it, before anything is written: the refusal
+    (a TableError) undoes it with the rest of the transaction.
+    """
+    try:
+        limits.check_stake(
+            limits.limits_of_player(player), player.pk, new_bet=action == "bet", stake=staked, now=now
+        )
+    except limits.RealityCheckDue as due:
+        raise RealityCheck(due.message, due.minutes, due.net) from None
+    except limits.LimitRefused as refusal:
+        raise TableError(refusal.message, refusal.code) from None
 
 
 def _apply(

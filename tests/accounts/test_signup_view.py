@@ -1,7 +1,10 @@
+import datetime as dt
+
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
-from accounts.models import AccountKind, LedgerAccount, Transfer, TransferKind, User
+from accounts.models import AccountKind, LedgerAccount, Signup, Transfer, TransferKind, User
 from accounts.services import create_player
 from tests.conftest import PASSWORD
 
@@ -105,3 +108,53 @@ def test_it_refuses_a_username_taken_while_the_form_was_being_checked(client, mo
     assert b"A user with that username already exists." in response.content
     assert User.objects.filter(username="alice").count() == 1
     assert Transfer.objects.count() == 1  # the racer's grant only
+
+
+def sign_up_from(client, address: str, username: str):
+    client.logout()
+    return client.post(
+        reverse("signup"),
+        {"username": username, "password1": PASSWORD, "password2": PASSWORD},
+        REMOTE_ADDR=address,
+    )
+
+
+def test_it_refuses_more_sign_ups_from_one_address_within_the_hour_with_a_429(client, settings):
+    settings.SIGNUPS_PER_ADDRESS_PER_HOUR = 3
+    for n in range(3):
+        assert sign_up_from(client, "203.0.113.7", f"player{n}").status_code == 302
+    response = sign_up_from(client, "203.0.113.7", "one_too_many")
+    assert response.status_code == 429
+    assert "Too many accounts were made from your address in the last hour" in response.content.decode()
+    assert not User.objects.filter(username="one_too_many").exists()
+    assert User.objects.count() == 3
+    # Another address is not held back.
+    assert sign_up_from(client, "198.51.100.1", "elsewhere").status_code == 302
+
+
+def test_the_default_limit_is_5_an_hour_and_the_hour_passes(client):
+    for n in range(5):
+        assert sign_up_from(client, "203.0.113.7", f"player{n}").status_code == 302
+    assert sign_up_from(client, "203.0.113.7", "sixth").status_code == 429
+    Signup.objects.update(created_at=timezone.now() - dt.timedelta(minutes=61))
+    assert sign_up_from(client, "203.0.113.7", "sixth").status_code == 302
+    # The old rows of that address are gone; the new one counts.
+    assert list(Signup.objects.values_list("address", flat=True)) == ["203.0.113.7"]
+
+
+def test_a_forged_proxy_header_does_not_get_round_the_limit(client, settings):
+    """The address is the login throttle's (accounts.throttle.client_address): a header from no proxy is ignored."""
+    settings.SIGNUPS_PER_ADDRESS_PER_HOUR = 1
+    settings.BEHIND_TLS_PROXY = False
+    codes = []
+    for n in range(2):
+        client.logout()
+        response = client.post(
+            reverse("signup"),
+            {"username": f"player{n}", "password1": PASSWORD, "password2": PASSWORD},
+            REMOTE_ADDR="203.0.113.7",
+            HTTP_X_REAL_IP=f"198.51.100.{n}",
+        )
+        codes.append(response.status_code)
+    assert codes == [302, 429]
+    assert list(Signup.objects.values_list("address", flat=True)) == ["203.0.113.7"]

@@ -58,7 +58,7 @@ def test_the_route_is_absent_without_echo_endpoint(monkeypatch, value):
     else:
         monkeypatch.setenv("ECHO_ENDPOINT", value)
     assert echo_routes() == []
-    assert [str(route.pattern) for route in asgi.websocket_routes()] == ["ws/tables/<int:table_id>/"]
+    assert [str(route.pattern) for route in asgi.websocket_routes()] == ["ws/tables/<id:table_id>/"]
 
 
 def test_the_route_is_mounted_with_echo_endpoint_true(monkeypatch):

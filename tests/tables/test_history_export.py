@@ -269,3 +269,58 @@ async def test_under_asgi_each_piece_is_written_as_it_is_sent():
         sent.append(piece)
         assert len(written) == len(sent)  # the next piece is not written before this one is sent
     assert sent == [b"[0]", b"[1]", b"[2]"]
+
+
+def failing_after_the_first_record(monkeypatch):
+    """export._record raising on its second call: a failure mid-stream, after the status and a piece were sent."""
+    calls = []
+    record = export._record
+
+    def once(row, **kwargs):
+        calls.append(row)
+        if len(calls) > 1:
+            raise RuntimeError("the database went away")
+        return record(row, **kwargs)
+
+    monkeypatch.setattr(export, "_record", once)
+    monkeypatch.setattr(export, "RECORDS_PER_WRITE", 1)
+
+
+@pytest.mark.parametrize("url", [CSV_URL, JSON_URL])
+def test_an_export_that_fails_mid_stream_ends_its_response_and_logs(client, alice, solo_table, monkeypatch, caplog, url):
+    for _ in range(3):
+        history_row(alice, solo_table)
+    failing_after_the_first_record(monkeypatch)
+    client.force_login(alice)
+    response = client.get(url)
+    assert response.status_code == 200
+    written = body(response)  # ends, rather than raising out of the body
+    assert written.count("\n") == (1 if url == JSON_URL else 2)  # the first record only, and no closing "]"
+    assert "failed part way" in caplog.text and "the database went away" in caplog.text
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_under_asgi_a_failing_export_finishes_rather_than_hangs(alice, solo_table, monkeypatch):
+    import asyncio
+
+    from asgiref.sync import sync_to_async
+    from django.db import connections
+    from django.test import AsyncClient
+
+    await sync_to_async(history_row)(alice, solo_table)
+    await sync_to_async(history_row)(alice, solo_table)
+    failing_after_the_first_record(monkeypatch)
+    client = AsyncClient()
+    await client.aforce_login(alice)
+    response = await client.get(JSON_URL)
+
+    async def read() -> bytes:
+        return b"".join([piece async for piece in response.streaming_content])
+
+    try:
+        written = await asyncio.wait_for(read(), timeout=10)
+    finally:
+        # The request's thread keeps its connection otherwise, and a later test without the database trips on it.
+        await sync_to_async(connections.close_all)()
+    assert written.startswith(b"[\n{") and not written.rstrip().endswith(b"]")

@@ -78,3 +78,20 @@ def test_a_second_table_reads_with_the_same_statement(db, django_assert_num_quer
     with django_assert_num_queries(1):
         (found,) = rows.select(Table, "t0.id = %s", [second.pk])
     assert found.name == "two"
+
+
+def test_it_follows_a_reverse_one_to_one_as_select_related_does(multi_table, alice, bob):
+    from accounts import limits
+    from accounts.models import PlayLimits
+
+    PlayLimits.objects.create(user=alice, loss_day=50)
+    services.do_sit(multi_table.pk, alice, 1)
+    services.do_sit(multi_table.pk, bob, 2)
+
+    seats = rows.select(
+        Seat, "t0.table_id = %s AND t0.player_id IS NOT NULL", [multi_table.pk],
+        join=("account", "player", "player__play_limits"), order_by="t0.number",
+    )
+
+    assert limits.limits_of_player(seats[0].player).loss_day == 50
+    assert limits.limits_of_player(seats[1].player) is None  # bob set none: DoesNotExist, as the ORM says

@@ -1,7 +1,9 @@
 import pytest
+from django.core.management import call_command
 
 from accounts import ledger
-from accounts.models import TransferKind
+from accounts.audit import audit_ledger
+from accounts.models import AccountKind, LedgerAccount, TransferKind
 from tables.models import RuleProfile, Seat, Table
 from tables.play import lobby, services
 from tests.tables.conftest import make_table
@@ -159,3 +161,42 @@ def test_the_database_refuses_a_zero_second_timer(db):
 
     with pytest.raises(IntegrityError), transaction.atomic():
         make_table(RuleProfile.ATLANTIC_CITY_MULTI, decision_seconds=0)
+
+
+def seat_accounts(player) -> int:
+    return LedgerAccount.objects.filter(kind=AccountKind.SEAT, user=player).count()
+
+
+def test_it_reuses_the_seat_account_when_the_same_player_sits_there_again(multi_table, alice):
+    for _ in range(100):
+        services.do_sit(multi_table.pk, alice, 2)
+        services.do_leave(multi_table.pk, alice, 2)
+    assert seat_accounts(alice) == 1
+    assert ledger.bankroll_of(alice).balance == 1000
+    assert audit_ledger().ok
+    call_command("audit_ledger")  # raises CommandError on any problem
+
+
+def test_it_keeps_one_account_per_player_at_a_seat_that_changes_hands(multi_table, alice, bob):
+    for _ in range(5):
+        services.do_sit(multi_table.pk, alice, 2)
+        services.do_leave(multi_table.pk, alice, 2)
+        services.do_sit(multi_table.pk, bob, 2, buy_in=50)
+        services.do_leave(multi_table.pk, bob, 2)
+    assert (seat_accounts(alice), seat_accounts(bob)) == (1, 1)
+    # The stack that comes back is the player's own, empty until the new buy-in.
+    services.do_sit(multi_table.pk, bob, 2, buy_in=70)
+    assert seat(multi_table, 2).account.balance == 70
+    assert seat(multi_table, 2).account.user == bob
+    assert audit_ledger().ok
+
+
+def test_it_opens_a_new_account_when_the_old_one_is_held_at_another_seat(alice):
+    table = make_table(RuleProfile.ROCKET_ACADEMY, seat_count=3)
+    services.do_sit(table.pk, alice, 1)
+    services.do_change_seat(table.pk, alice, 1, 3)  # the stack moves to seat 3 with her
+    services.do_sit(table.pk, alice, 1, buy_in=40)
+    assert seat(table, 1).account != seat(table, 3).account
+    assert seat(table, 1).account.balance == 40
+    assert seat_accounts(alice) == 2
+    assert audit_ledger().ok
