@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from django.conf import settings
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, transaction
 from django.db.models import F, Sum
 
 from accounts.models import (
@@ -113,9 +113,8 @@ class Move:
 def transfer_all(moves: list[Move], *, round: Round | None = None) -> None:
     """Make several transfers of one change, as `transfer` would, and record them in one statement.
 
-    No savepoint: an InsufficientChips (or any error) must end the caller's
-    whole transaction, which undoes the moves already made. The balances of
-    the account instances given are kept right, as by `transfer`.
+    No savepoint: an InsufficientChips (or any error) must end the caller's whole
+    transaction, which undoes the moves already made. Balances kept right as by `transfer`.
     """
     records = []
     with transaction.atomic(savepoint=False):
@@ -158,27 +157,13 @@ def _credit(account: LedgerAccount, amount: int) -> None:
     account.balance += amount
 
 
-def _statement(template: str):
-    """A statement over the accounts table, its names quoted for the database in use (built on first use)."""
-    built: dict[str, str] = {}
-
-    def sql() -> str:
-        vendor = connection.vendor
-        if vendor not in built:
-            built[vendor] = template.format(
-                table=rows.table(LedgerAccount), balance=rows.column(LedgerAccount, "balance"),
-                id=rows.column(LedgerAccount, "id"), user=rows.column(LedgerAccount, "user"),
-                kind=rows.column(LedgerAccount, "kind"),
-            )
-        return built[vendor]
-
-    return sql
-
-
-_DEBIT_ANY = _statement("UPDATE {table} SET {balance} = {balance} - %s WHERE {id} = %s")
-_DEBIT_COVERED = _statement("UPDATE {table} SET {balance} = {balance} - %s WHERE {id} = %s AND {balance} >= %s")
-_BANKROLLS = _statement("SELECT {user}, {balance} FROM {table} WHERE {kind} = %s AND {user} IN (%s)")
-_CREDIT = _statement("UPDATE {table} SET {balance} = {balance} + %s WHERE {id} = %s")
+# Statements a play repeats, built once (casino.rows).
+_DEBIT_ANY = rows.statement(LedgerAccount, "UPDATE {table} SET {balance} = {balance} - %s WHERE {id} = %s")
+_DEBIT_COVERED = rows.statement(
+    LedgerAccount, "UPDATE {table} SET {balance} = {balance} - %s WHERE {id} = %s AND {balance} >= %s"
+)
+_BANKROLLS = rows.statement(LedgerAccount, "SELECT {user}, {balance} FROM {table} WHERE {kind} = %s AND {user} IN (%s)")
+_CREDIT = rows.statement(LedgerAccount, "UPDATE {table} SET {balance} = {balance} + %s WHERE {id} = %s")
 
 
 # --- The system accounts ----------------------------------------------------------

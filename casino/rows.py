@@ -16,7 +16,7 @@ Everything else keeps the ORM: this is for the few statements a play repeats.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 from django.db import DEFAULT_DB_ALIAS, connection, connections
@@ -208,3 +208,20 @@ def table(model: type[Model]) -> str:
 def column(model: type[Model], name: str) -> str:
     """A field's column name, quoted for SQL."""
     return _quote(model._meta.get_field(name).column)
+
+
+def statement(model: type[Model], template: str) -> Callable[[], str]:
+    """A statement of the caller's own over `model`'s table: "{table}" and "{<field>}" quoted for the database in use.
+
+    Returns a function giving the SQL, built on first use for each database vendor.
+    """
+    built: dict[str, str] = {}
+
+    def sql() -> str:
+        vendor = connection.vendor
+        if vendor not in built:
+            names = {field.name: _quote(field.column) for field in model._meta.concrete_fields}
+            built[vendor] = template.format(table=_quote(model._meta.db_table), **names)
+        return built[vendor]
+
+    return sql
