@@ -40,12 +40,15 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix) -
 
 @pytest.fixture(autouse=True)
 def fresh_frame_cache():
-    """Every test starts with no rendered tables: ids are reused between test databases."""
+    """Every test starts with no rendered tables and no known system accounts: ids are reused between test databases."""
+    from accounts import ledger
     from tables.live import frames
 
     frames.forget()
+    ledger.forget_system_accounts()
     yield
     frames.forget()
+    ledger.forget_system_accounts()
 
 
 def make_player(django_user_model, username: str):
