@@ -210,6 +210,9 @@ SOCKETS_PER_USER = env_int("SOCKETS_PER_USER", 20, minimum=1)
 SOCKETS_PER_ADDRESS = env_int("SOCKETS_PER_ADDRESS", 50, minimum=1)
 # Frames a table socket may send in one second that are not an action of the page; past that it is closed.
 BAD_FRAMES_PER_SECOND = env_int("BAD_FRAMES_PER_SECOND", 5, minimum=1)
+# The coach: price each settled round's decisions on a thread of the web process that settled it
+# (false: leave them to `manage.py review_rounds --follow`, a process of its own; docs/deploy.md).
+COACH_REVIEW_THREAD = env_bool("COACH_REVIEW_THREAD", True)
 
 EMAIL_BACKEND = env_str("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
 EMAIL_HOST = env_str("EMAIL_HOST", "localhost")

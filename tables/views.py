@@ -13,19 +13,18 @@ from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 
 from tables.engine import ACTIONS, PROFILES
+from tables.engine.exact import edge_figures
 from tables.forms import LobbyFilterForm, RocketTableForm
 from tables.history.recent import summarise
 from tables.live import lobby, viewer
+from tables.live.chart import UP_CARDS, strategy_chart
+from tables.live.controls import CHIPS  # the chip tray, as the table draws it
 from tables.models import RoundPhase, RoundSeat, RuleProfile, Table
 from tables.play import lobby as play_lobby
 from tables.play.access import NoSuchTable, access_table
 from tables.play.rounds import MAX_MISSED_WINDOWS
 from tables.play.errors import TableError
 from tables.play.messages import perform
-
-
-#: The chip tray's buttons at the table ("Add 1" ... "Add 500"), as the help page explains them.
-CHIP_TRAY = (1, 5, 25, 100, 500)
 
 
 def _table_or_404(request: HttpRequest, table_id: int) -> Table:
@@ -95,6 +94,7 @@ def how_to_play(request: HttpRequest) -> HttpResponse:
             "rules": PROFILES[slug],
             "tags": lobby.rule_tags(PROFILES[slug]),
             "lines": PROFILES[slug].rule_lines(),
+            "edge": edge_figures.basic_strategy_edge_pct(PROFILES[slug]),
         }
         for slug, name in RuleProfile.choices
     ]
@@ -120,8 +120,28 @@ def how_to_play(request: HttpRequest) -> HttpResponse:
                 "buy_in": settings.DEFAULT_BUY_IN_CHIPS,
                 "top_up": settings.TOP_UP_CHIPS,
             },
-            "chip_tray": CHIP_TRAY,
+            "chip_tray": CHIPS,
             "shoe_id": shoe_id,
+        },
+    )
+
+
+def strategy(request: HttpRequest, profile: str) -> HttpResponse:
+    """A profile's basic-strategy chart, from the engine's, with its exact house edge."""
+    rules = PROFILES.get(profile)
+    if rules is None:
+        raise Http404("No such rule profile.")
+    return render(
+        request,
+        "tables/strategy.html",
+        {
+            "profile": profile,
+            "profile_name": RuleProfile(profile).label,
+            "rules": rules,
+            "chart": strategy_chart(rules),
+            "up_cards": UP_CARDS,
+            "edge": edge_figures.basic_strategy_edge_pct(rules),
+            "profiles": RuleProfile.choices,
         },
     )
 
@@ -181,7 +201,10 @@ def table_action(request: HttpRequest, table_id: int) -> HttpResponse:
     """The table's buttons without JavaScript: the same action as over the websocket, then back."""
     table = _table_or_404(request, table_id)
     try:
-        perform(table.pk, request.user, request.POST)
+        done = perform(table.pk, request.user, request.POST)
     except TableError as error:
         messages.error(request, error.message)
+    else:
+        if isinstance(done, str):
+            messages.info(request, done)
     return redirect("table", table_id=table.pk)

@@ -8,7 +8,10 @@ seat, their buttons) as htmx out-of-band swaps.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
+from concurrent.futures import Future
 from typing import Any
 
 from channels.consumer import get_handler_name
@@ -22,12 +25,14 @@ from tables.live.pieces import Sent, frame_for
 from tables.models import Table
 from tables.play import access, services, timers
 from tables.play.errors import TableError
-from tables.play.messages import BadMessage, parse, perform
+from tables.play.messages import HINTS, BadMessage, parse, perform
 
 log = logging.getLogger(__name__)
 
 CLOSE_FORBIDDEN = 4403
 CLOSE_NOT_FOUND = 4404
+# How long a viewer's consumer waits for their hint's exact figures before leaving the basic-strategy one.
+HINT_WAIT_SECONDS = 30
 
 
 class TableConsumer(AsyncWebsocketConsumer):
@@ -42,6 +47,9 @@ class TableConsumer(AsyncWebsocketConsumer):
     signed_out: bool = False
     # Set when the socket is closed for a limit (tables.live.limits): nothing more it sends is read.
     stopped: bool = False
+    # The coach: the hint this connection waits for, so its figures are sent when ready.
+    awaited_hint: Future | None = None
+    hint_task: asyncio.Task | None = None
 
     @property
     def rendered_version(self) -> int:
@@ -82,6 +90,8 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     def _may_watch(self) -> int | None:
         """None if the viewer may watch the table, else the code to close with."""
+        if access.is_paused(self.user):
+            return sockets.CLOSE_SIGNED_OUT  # on a break (issue 14): no table until it ends
         try:
             access.check_may_watch(self.user, self.table_id)
         except access.NoSuchTable as refusal:
@@ -91,6 +101,8 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def disconnect(self, code: int) -> None:
         if getattr(self, "place", None) is not None:
             self.place.release()
+        if self.hint_task is not None:
+            self.hint_task.cancel()
         if hasattr(self, "group"):
             await self.channel_layer.group_discard(self.group, self.channel_name)
         if hasattr(self, "user_group"):
@@ -104,12 +116,16 @@ class TableConsumer(AsyncWebsocketConsumer):
         except BadMessage as error:
             await self._refuse_bad_frame(str(error))
             return
-        refusal = await database_sync_to_async(self._handle)(message)
-        if refusal is not None and refusal.code in limits.JUNK_CODES:
-            await self._refuse_bad_frame(refusal.message)
-        elif refusal is not None:
-            # A refused action changes nothing: say why, and show the table as it stands.
-            await self.send_table(notice=refusal.message)
+        answer = await database_sync_to_async(self._handle)(message)
+        if isinstance(answer, TableError) and answer.code in limits.JUNK_CODES:
+            await self._refuse_bad_frame(answer.message)
+        elif answer is not None:
+            # A refused action changes nothing: say why, and show the table as it stands
+            # (or a reality check's answer: its words).
+            await self.send_table(notice=answer if isinstance(answer, str) else answer.message)
+        elif message.get("action") == HINTS:
+            # The player's own setting changed, not the table: only their controls change.
+            await self.send_table()
 
     async def _refuse_bad_frame(self, notice: str) -> None:
         """A frame our page never sends: a small notice, never the table; past the limit, the socket closes."""
@@ -121,20 +137,21 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.sent.pieces.pop("notice", None)  # the next frame clears it
         await self._send(limits.notice_frame(notice))
 
-    def _handle(self, message: dict[str, Any]) -> TableError | None:
+    def _handle(self, message: dict[str, Any]) -> TableError | str | None:
         action = message.get("action")
         if not (isinstance(action, str) and action in BY_NAME):
             # A seat change first settles any deadline that passed unwatched;
             # a play settles it itself, under the table's lock (services.do_act).
             _settle_overdue(self.table_id)
         try:
-            perform(self.table_id, self.user, message)
+            done = perform(self.table_id, self.user, message)
         except TableError as error:
             return error
         except Exception:
             log.exception("Table %s: an action failed", self.table_id)
             return TableError("Something went wrong on our side; nothing was changed.", "server_error")
-        return None
+        # A reality check's answer changes no table: its words are the reply (issue 14).
+        return done if isinstance(done, str) else None
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         # Channels hops to the database thread before every message to close
@@ -192,6 +209,20 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def _send(self, html: str) -> None:
         if html:
             await self.send(text_data=html)
+        pending = self.sent.pending_hint
+        if pending is not None and pending is not self.awaited_hint:
+            self.awaited_hint = pending
+            self.hint_task = asyncio.ensure_future(self._send_hint_when_ready(pending))
+
+    async def _send_hint_when_ready(self, pending: Future) -> None:
+        """The viewer's hint was still being worked out (tables/live/coach.py): send it once it is."""
+        with contextlib.suppress(Exception):  # a failed or slow hint stays the basic-strategy one, labelled
+            await asyncio.wait_for(asyncio.shield(asyncio.wrap_future(pending)), timeout=HINT_WAIT_SECONDS)
+        if self.signed_out or self.sent.pending_hint is not pending:
+            return  # the table moved on: the frame that showed it brought whatever hint it needs
+        table = frames.cached(self.table_id, self.sent.version)
+        if table is not None and self._knows_bankroll(table):
+            await self._send(frame_for(table, self.user, self._bankroll_in(table), None, self.sent))
 
 
 def _settle_overdue(table_id: int) -> None:

@@ -323,3 +323,10 @@ def test_a_filter_change_starts_again_at_page_1(client, seven_tables):
     html = client.get(reverse("lobby") + "?page=2").content.decode()
     form = re.search(r'<form id="lobby-filters".*?</form>', html, re.DOTALL).group(0)
     assert 'name="page"' not in form
+
+def test_each_table_shows_its_exact_house_edge_with_basic_strategy(client):
+    six = make_table(RuleProfile.INTERNET_6, name="Six Shooter")
+    rocket = make_table(RuleProfile.ROCKET_ACADEMY, name="Launch pad")
+    html = client.get(reverse("lobby")).content.decode()
+    assert "House edge 0.41 % with basic strategy" in text_of(card(html, six))
+    assert "House edge -0.27 % with basic strategy (the player is ahead)" in text_of(card(html, rocket))
