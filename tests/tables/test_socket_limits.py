@@ -8,27 +8,26 @@ import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 
-from casino.asgi import application
 from tables.live import limits
 from tables.models import Seat
 from tests.tables.ws import (
-    ORIGIN,
     Tab,
     _session_cookie,
     frame_version,
     notice,
     same_origin_headers,
 )
+from tests.tables.ws import communicator as ws_communicator
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 
 
 async def connect(table, user=None, address: str | None = None) -> WebsocketCommunicator:
-    headers = same_origin_headers(ORIGIN)
+    headers = same_origin_headers()
     if user is not None:
         cookie = await database_sync_to_async(_session_cookie)(user)
         headers.append((b"cookie", f"sessionid={cookie}".encode()))
-    communicator = WebsocketCommunicator(application, f"/ws/tables/{table.pk}/", headers=headers)
+    communicator = ws_communicator(f"/ws/tables/{table.pk}/", headers)
     if address is not None:
         communicator.scope["client"] = (address, 50000)  # read when the application starts, on connect
     connected, _ = await communicator.connect(timeout=5)
@@ -166,18 +165,3 @@ async def test_the_bad_frame_budget_refills_every_second(monkeypatch):
     assert [budget.spend(), budget.spend(), budget.spend()] == [True, True, False]
     now[0] += 5.0
     assert budget.spend() is False  # closed for good once past it
-
-
-@pytest.mark.parametrize(("peer", "seen"), [("127.0.0.1", "198.51.100.4"), ("203.0.113.5", "203.0.113.5")])
-async def test_the_address_a_socket_counts_under_is_the_clients_behind_a_trusted_proxy(settings, peer, seen):
-    from casino.proxies import ClientAddressMiddleware
-
-    settings.TRUSTED_PROXIES = ["127.0.0.1"]
-    scopes = []
-
-    async def app(scope, receive, send):
-        scopes.append(scope)
-
-    scope = {"type": "websocket", "client": [peer, 5000], "headers": [(b"x-forwarded-for", b"198.51.100.4")]}
-    await ClientAddressMiddleware(app)(scope, None, None)
-    assert limits.socket_address(scopes[0]) == seen
