@@ -32,6 +32,10 @@ class User(AbstractUser):
     # Issue 14: the end of the player's latest break or self-exclusion (accounts.pauses);
     # log-in is refused until then. Not editable: nobody ends a pause early.
     paused_until = models.DateTimeField(null=True, blank=True, editable=False)
+    coach_hints = models.BooleanField(
+        default=False,
+        help_text="Show the exact value of every play at the player's decisions (the table's Hints switch).",
+    )
 
     class Meta(AbstractUser.Meta):
         swappable = "AUTH_USER_MODEL"
