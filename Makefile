@@ -38,11 +38,17 @@ run: migrate
 # PostgreSQL can drop its test database at the end.
 # Tests marked `scaled` (several daphne processes) need PostgreSQL and Redis,
 # so they run in the second pass only.
+# The tests that need no live server run on $(WORKERS) workers (pytest-xdist);
+# those that start daphne (browser, scaled) run one at a time after them.
+# Exit status 5 is "no test selected" (a PYTEST_ARGS -k that picks none of a group).
+WORKERS ?= 2
 test: install-dev
-	env -u DATABASE_URL -u REDIS_URL $(BIN)/pytest -m "not scaled" $(PYTEST_ARGS)
+	env -u DATABASE_URL -u REDIS_URL $(BIN)/pytest -m "not scaled and not browser" -n $(WORKERS) $(PYTEST_ARGS) || [ $$? -eq 5 ]
+	env -u DATABASE_URL -u REDIS_URL $(BIN)/pytest -m "browser" $(PYTEST_ARGS) || [ $$? -eq 5 ]
 	@if [ -n "$$DATABASE_URL$$REDIS_URL" ]; then \
 		echo "--- again with DATABASE_URL=$$DATABASE_URL REDIS_URL=$$REDIS_URL"; \
-		CONN_MAX_AGE=0 $(BIN)/pytest $(PYTEST_ARGS); \
+		{ CONN_MAX_AGE=0 $(BIN)/pytest -m "not scaled and not browser" -n $(WORKERS) $(PYTEST_ARGS) || [ $$? -eq 5 ]; } && \
+		{ CONN_MAX_AGE=0 $(BIN)/pytest -m "scaled or browser" $(PYTEST_ARGS) || [ $$? -eq 5 ]; }; \
 	fi
 
 clean:

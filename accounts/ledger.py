@@ -224,35 +224,72 @@ def buy_in(*, user: User, seat_account: LedgerAccount, amount: int) -> Transfer:
 
 
 def cash_out(*, seat_account: LedgerAccount) -> Transfer | None:
-    """Leaving: the whole stack goes back to the owner's bankroll (None when it is empty)."""
-    seat_account.refresh_from_db(fields=["balance"])
+    """Leaving: the seat's outstanding top-up goes back to the grants account, the rest to the bankroll.
+
+    Issue 14: the top-up is a loan to the seat, not a gift. Of the stack,
+    min(credit, stack) repays it (kind TOP_UP_REPAID); winnings made with
+    top-up chips are the player's. Returns the cash-out to the bankroll
+    (None when nothing is left for it); the seat's credit is 0 afterwards.
+    """
+    seat_account.refresh_from_db(fields=["balance", "credit"])
+    repaid = min(seat_account.credit, seat_account.balance)
+    if repaid > 0:
+        transfer(
+            source=seat_account,
+            destination=grants_account(),
+            amount=repaid,
+            kind=TransferKind.TOP_UP_REPAID,
+            reason=f"Top-up repaid from {seat_account.label}",
+        )
+    if seat_account.credit:
+        # Whatever the stack could not repay was lost at the table: the loan ends with the seat.
+        LedgerAccount.objects.filter(pk=seat_account.pk).update(credit=0)
+        seat_account.credit = 0
     if seat_account.balance == 0:
         return None
+    reason = f"Cash-out from {seat_account.label}"
+    if repaid:
+        reason += f", after repaying its {repaid:,}-chip top-up"
     return transfer(
         source=seat_account,
         destination=bankroll_of(seat_account.user),
         amount=seat_account.balance,
         kind=TransferKind.CASH_OUT,
-        reason=f"Cash-out from {seat_account.label}",
+        reason=reason,
     )
 
 
 def top_up(*, seat_account: LedgerAccount, amount: int | None = None, round: Round | None = None) -> Transfer | None:
-    """DESIGN.md: a seat holding less than 1 chip as a betting window opens gets 100 chips.
+    """DESIGN.md: a seat holding less than 1 chip as a betting window opens gets 100 chips, as a loan.
 
-    Returns None, moving nothing, when the seat still holds chips.
+    The chips become the seat's credit (repaid first at cash_out). Returns
+    None, moving nothing, when the seat still holds chips.
     """
-    seat_account.refresh_from_db(fields=["balance"])
+    seat_account.refresh_from_db(fields=["balance", "credit"])
     if seat_account.balance >= 1:
         return None
-    return transfer(
+    amount = settings.TOP_UP_CHIPS if amount is None else amount
+    made = transfer(
         source=grants_account(),
         destination=seat_account,
-        amount=settings.TOP_UP_CHIPS if amount is None else amount,
+        amount=amount,
         kind=TransferKind.TOP_UP,
-        reason=f"Top-up at {seat_account.label}",
+        reason=f"Top-up at {seat_account.label} (a loan, repaid when the seat cashes out)",
         round=round,
     )
+    # A seat holding nothing has no credit left (cap_credit), so the new loan is the whole credit.
+    LedgerAccount.objects.filter(pk=seat_account.pk).update(credit=amount)
+    seat_account.credit = amount
+    return made
+
+
+def cap_credit(account_ids: list[int]) -> None:
+    """A settled round: each seat's credit is at most its stack (top-up chips lost at the table are gone).
+
+    One UPDATE for the whole table, and none of the seats' rows is touched when none holds credit above its stack.
+    """
+    if account_ids:
+        LedgerAccount.objects.filter(pk__in=account_ids, credit__gt=F("balance")).update(credit=F("balance"))
 
 
 def admin_adjust(*, user: User, amount: int, reason: str, admin: User) -> Transfer:

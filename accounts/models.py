@@ -12,6 +12,7 @@ from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.db import models
 from django.db.models import Q
+from django.utils.crypto import salted_hmac
 
 
 def fit_to_field(model: type[models.Model], field_name: str, text: str) -> str:
@@ -28,6 +29,9 @@ def fit_to_field(model: type[models.Model], field_name: str, text: str) -> str:
 class User(AbstractUser):
     """A player (or an admin). The bankroll is the user's LedgerAccount of kind BANKROLL."""
 
+    # Issue 14: the end of the player's latest break or self-exclusion (accounts.pauses);
+    # log-in is refused until then. Not editable: nobody ends a pause early.
+    paused_until = models.DateTimeField(null=True, blank=True, editable=False)
     coach_hints = models.BooleanField(
         default=False,
         help_text="Show the exact value of every play at the player's decisions (the table's Hints switch).",
@@ -35,6 +39,18 @@ class User(AbstractUser):
 
     class Meta(AbstractUser.Meta):
         swappable = "AUTH_USER_MODEL"
+
+    def _get_session_auth_hash(self, secret: str | None = None) -> str:
+        # A break changes the hash, so every session of the player ends with it
+        # (as a new password does). Unpaused players keep Django's own hash.
+        if self.paused_until is None:
+            return super()._get_session_auth_hash(secret=secret)
+        return salted_hmac(
+            "accounts.User.get_session_auth_hash",
+            f"{self.password}|{self.paused_until.isoformat()}",
+            secret=secret,
+            algorithm="sha256",
+        ).hexdigest()
 
 
 class AccountKind(models.TextChoices):
@@ -61,6 +77,9 @@ class LedgerAccount(models.Model):
     )
     label = models.CharField(max_length=120)
     balance = models.BigIntegerField(default=0, editable=False)
+    # A seat's outstanding top-up: chips the grants account lent it (ledger.top_up).
+    # Capped at the stack as each round settles; repaid first when it cashes out.
+    credit = models.BigIntegerField(default=0, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -69,6 +88,9 @@ class LedgerAccount(models.Model):
             models.CheckConstraint(
                 condition=Q(balance__gte=0) | Q(kind__in=OVERDRAFT_KINDS),
                 name="ledger_account_no_overdraft",
+            ),
+            models.CheckConstraint(
+                condition=Q(credit=0) | Q(kind=AccountKind.SEAT, credit__gt=0), name="ledger_account_credit_on_seats"
             ),
             models.UniqueConstraint(
                 fields=["user"], condition=Q(kind=AccountKind.BANKROLL), name="one_bankroll_per_user"
@@ -94,6 +116,8 @@ class TransferKind(models.TextChoices):
     BUY_IN = "buy_in", "Buy-in"
     CASH_OUT = "cash_out", "Cash-out"
     TOP_UP = "top_up", "Top-up"
+    TOP_UP_REPAID = "top_up_repaid", "Top-up repaid"
+    REFILL = "refill", "Refill"
     BET = "bet", "Bet"
     DOUBLE = "double", "Double"
     SPLIT = "split", "Split"
@@ -154,3 +178,94 @@ class Signup(models.Model):
 
     def __str__(self) -> str:
         return f"{self.address} at {self.created_at:%Y-%m-%d %H:%M}"
+
+
+class LimitName(models.TextChoices):
+    """The limits a player sets on their own play (issue 14), each optional."""
+
+    LOSS_DAY = "loss_day", "Loss limit per day"
+    LOSS_WEEK = "loss_week", "Loss limit per week"
+    LOSS_MONTH = "loss_month", "Loss limit per month"
+    SESSION_MINUTES = "session_minutes", "Session time limit"
+    REALITY_CHECK_MINUTES = "reality_check_minutes", "Reality check"
+
+
+class PlayLimits(models.Model):
+    """A player's own limits, as they stand now, and their current play session.
+
+    Every field of LimitName is a number (chips or minutes) or None for no
+    limit; for each, a lower number is the stricter limit. Changes go through
+    accounts.limits, which records each one as a LimitChange.
+    """
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="play_limits")
+    loss_day = models.PositiveIntegerField(null=True, blank=True)
+    loss_week = models.PositiveIntegerField(null=True, blank=True)
+    loss_month = models.PositiveIntegerField(null=True, blank=True)
+    session_minutes = models.PositiveIntegerField(null=True, blank=True)
+    reality_check_minutes = models.PositiveIntegerField(null=True, blank=True)
+    # The play session: from its first bet until SESSION_GAP without one (accounts.limits).
+    session_started_at = models.DateTimeField(null=True, blank=True, editable=False)
+    last_bet_at = models.DateTimeField(null=True, blank=True, editable=False)
+    # When the next reality check is due (None: no check set, or no session yet).
+    reality_check_at = models.DateTimeField(null=True, blank=True, editable=False)
+
+    class Meta:
+        verbose_name_plural = "play limits"
+
+    def __str__(self) -> str:
+        return f"{self.user}'s limits"
+
+
+class LimitChangeStatus(models.TextChoices):
+    APPLIED = "applied", "Applied"
+    PENDING = "pending", "Pending"
+    CANCELLED = "cancelled", "Cancelled"
+
+
+class LimitChange(models.Model):
+    """One change of one limit: when, by whom, and whether it applied (a raise waits 24 h and a confirmation)."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="limit_changes")
+    limit = models.CharField(max_length=32, choices=LimitName.choices)
+    old_value = models.PositiveIntegerField(null=True, blank=True)
+    new_value = models.PositiveIntegerField(null=True, blank=True)
+    status = models.CharField(max_length=16, choices=LimitChangeStatus.choices)
+    created_at = models.DateTimeField()
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    # A lowering applies at once; a raise or removal may be confirmed from then on.
+    applies_at = models.DateTimeField()
+    decided_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-id"]
+        indexes = [models.Index(fields=["user", "status"], name="limit_change_pending")]
+
+    def __str__(self) -> str:
+        return f"{self.user}: {self.get_limit_display()} {self.old_value} → {self.new_value} ({self.status})"
+
+
+class PauseKind(models.TextChoices):
+    BREAK = "break", "Break"
+    SELF_EXCLUSION = "self_exclusion", "Self-exclusion"
+
+
+class Pause(models.Model):
+    """A break or a self-exclusion the player took (accounts.pauses): history, never edited or ended early."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="pauses")
+    kind = models.CharField(max_length=16, choices=PauseKind.choices)
+    starts_at = models.DateTimeField()
+    ends_at = models.DateTimeField()
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["-id"]
+        constraints = [models.CheckConstraint(condition=Q(ends_at__gt=models.F("starts_at")), name="pause_ends_after_it_starts")]
+
+    def __str__(self) -> str:
+        return f"{self.user}: {self.get_kind_display().lower()} until {self.ends_at:%Y-%m-%d %H:%M}"

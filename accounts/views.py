@@ -6,14 +6,15 @@ from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.db import IntegrityError
-from django.db.models import Case, F, Q, Sum, When, Window
+from django.db.models import Case, F, Q, Sum, Value, When, Window
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.safestring import mark_safe
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts import chart, ledger
+from accounts.refill import RefillRefused, do_refill, refill_offer
 from accounts.forms import SignupForm
 from accounts.models import AccountKind, LedgerAccount, Transfer, TransferKind
 from accounts.services import SignupLimitReached, check_may_sign_up, do_sign_up
@@ -24,6 +25,7 @@ from tables.models import RoundSeat
 
 # The transfers between the bankroll and a seat of the player's: chips moved, not won or lost.
 SEAT_MOVES = (TransferKind.BUY_IN, TransferKind.CASH_OUT)
+LOAN_KINDS = (TransferKind.TOP_UP, TransferKind.TOP_UP_REPAID)
 CHART_TITLE = "Your chips over time"
 
 
@@ -70,20 +72,31 @@ def profile(request: HttpRequest) -> HttpResponse:
         When(destination=bankroll, then=F("amount")),
         default=-F("amount"),
     )
+    # Issue 14: the statement also lists the top-ups lent to the player's seats
+    # and their repayments; they move no bankroll chips (a change of 0).
+    loans = Q(kind=TransferKind.TOP_UP, destination__user=request.user) | Q(
+        kind=TransferKind.TOP_UP_REPAID, source__user=request.user
+    )
+    statement_signed = Case(
+        When(destination=bankroll, then=F("amount")),
+        When(source=bankroll, then=-F("amount")),
+        default=Value(0),
+    )
     # Balance after each transfer, computed by the database over the whole
     # statement before it is cut into pages.
     statement = (
-        Transfer.objects.filter(Q(source=bankroll) | Q(destination=bankroll))
+        Transfer.objects.filter(Q(source=bankroll) | Q(destination=bankroll) | loans)
         .select_related("source", "destination")
         .annotate(
-            change=signed,
-            balance_after=Window(Sum(signed), order_by=F("id").asc()),
+            change=statement_signed,
+            balance_after=Window(Sum(statement_signed), order_by=F("id").asc()),
         )
         .order_by("-id")
     )
     page = Paginator(statement, settings.STATEMENT_PAGE_SIZE).get_page(request.GET.get("page"))
     for row in page:
         row.counterparty = row.source if row.destination_id == bankroll.pk else row.destination
+        row.loan = row.kind in LOAN_KINDS
     if request.htmx:
         return render(request, "accounts/profile.html#statement", {"bankroll_account": bankroll, "page": page})
     # The chart: one query of the whole statement, summed here into the player's chips (chart.chips_history).
@@ -117,6 +130,8 @@ def profile(request: HttpRequest) -> HttpResponse:
             "page": page,
             "stacks": stacks,
             "at_tables": at_tables,
+            "refill": refill_offer(request.user, bankroll.balance, at_tables),
+            "refill_to": settings.REFILL_TO_CHIPS,
             # Every text in it is escaped by accounts.chart.
             "chart_svg": mark_safe(chart.bankroll_svg(history, title=CHART_TITLE)),
             # "Your play": the coach's review of every decision (tables/history/coach.py), two queries.
@@ -124,3 +139,16 @@ def profile(request: HttpRequest) -> HttpResponse:
             "mistakes": coach.costliest_mistakes(request.user),
         },
     )
+
+
+@login_required
+@require_POST
+def refill(request: HttpRequest) -> HttpResponse:
+    """`Refill chips` (issue 14): the service decides; the profile says what happened."""
+    try:
+        made = do_refill(request.user)
+    except RefillRefused as refusal:
+        messages.error(request, str(refusal))
+    else:
+        messages.success(request, f"Refilled: {made.amount:,} chips added to your bankroll.")
+    return redirect("profile")

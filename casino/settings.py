@@ -48,6 +48,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "template_partials",
     "axes",
+    "csp",
     "accounts",
     "tables",
 ]
@@ -63,6 +64,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     # Last: turns a locked-out sign-in into the lockout page.
     "axes.middleware.AxesMiddleware",
@@ -187,6 +189,12 @@ AUTH_PASSWORD_VALIDATORS = [
 SIGNUP_GRANT_CHIPS = env_int("SIGNUP_GRANT_CHIPS", 1000, minimum=0)
 DEFAULT_BUY_IN_CHIPS = env_int("DEFAULT_BUY_IN_CHIPS", 100, minimum=1)
 TOP_UP_CHIPS = env_int("TOP_UP_CHIPS", 100, minimum=1)
+# Issue 14: "Refill chips" on the profile, once a day, for a player holding
+# fewer than REFILL_BELOW_CHIPS in all; it tops the bankroll up to REFILL_TO_CHIPS.
+REFILL_BELOW_CHIPS = env_int("REFILL_BELOW_CHIPS", 100, minimum=1)
+REFILL_TO_CHIPS = env_int("REFILL_TO_CHIPS", 1000, minimum=1)
+if REFILL_TO_CHIPS < REFILL_BELOW_CHIPS:
+    raise ImproperlyConfigured("REFILL_TO_CHIPS must be at least REFILL_BELOW_CHIPS: a refill tops the bankroll up.")
 STATEMENT_PAGE_SIZE = env_int("STATEMENT_PAGE_SIZE", 25, minimum=1)
 
 # --- Limits on what one player or address may make or send (issue 15, docs/deploy.md) ---------
@@ -258,6 +266,29 @@ if TRUSTED_PROXIES:
     # nginx terminates TLS and says so in this header (docs/deploy.md); believed only from TRUSTED_PROXIES.
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 X_FRAME_OPTIONS = "DENY"
+# Content-Security-Policy (django-csp): scripts, styles and everything else from
+# the site itself only; no inline script or style, no eval (README "Security").
+# Sockets: 'self' covers ws:/wss: to the same host and port. Enforced with DEBUG
+# off; with DEBUG on only reported (the browser's console), so Django's debug
+# pages keep their inline styles. CSP_REPORT_ONLY overrides either way.
+_CSP_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "connect-src": ["'self'"],
+        "font-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'none'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    }
+}
+if env_bool("CSP_REPORT_ONLY", DEBUG):
+    CONTENT_SECURITY_POLICY_REPORT_ONLY = _CSP_POLICY
+else:
+    CONTENT_SECURITY_POLICY = _CSP_POLICY
 # The preload list is an opt-in the operator makes for their own domain.
 SILENCED_SYSTEM_CHECKS = env_list("SILENCED_SYSTEM_CHECKS", ["security.W021"])
 

@@ -145,6 +145,9 @@ class Seat(models.Model):
     # The table version at which the seat last changed hands: a sit, leave or
     # move made against an older version is stale.
     changed_version = models.PositiveBigIntegerField(default=0)
+    # The original bet of the seat's last round played: the next round's bet
+    # starts from it (the chip tray's Rebet). 0 before the first.
+    last_bet = models.PositiveIntegerField(default=0)
 
     class Meta:
         ordering = ["table", "number"]
@@ -160,11 +163,11 @@ class Seat(models.Model):
     # told from it). The caller holds the table's lock and moves the chips.
 
     def occupy(
-        self, player, account, *, version: int, sat_at, net: int = 0, missed_windows: int = 0
+        self, player, account, *, version: int, sat_at, net: int = 0, missed_windows: int = 0, last_bet: int = 0
     ) -> None:
         """`player` takes the seat, with `account` as its stack (and, when moving seats, their record so far)."""
         self.player, self.account, self.sat_at = player, account, sat_at
-        self.net, self.missed_windows = net, missed_windows
+        self.net, self.missed_windows, self.last_bet = net, missed_windows, last_bet
         self.leaving = False
         self.changed_version = version
         self.save()
@@ -172,7 +175,7 @@ class Seat(models.Model):
     def vacate(self, *, version: int) -> None:
         """The seat is free again: nobody, no stack, no record."""
         self.player = self.account = self.sat_at = None
-        self.net = self.missed_windows = 0
+        self.net = self.missed_windows = self.last_bet = 0
         self.leaving = False
         self.changed_version = version
         self.save()
@@ -232,6 +235,9 @@ class Round(models.Model):
     state = models.JSONField()
     # When each engine event happened, parallel to state["events"].
     event_times = models.JSONField(default=list)
+    # Who played each seat ({"3": "alice"}), written as the betting window
+    # opens: the log keeps their names after they leave.
+    names = models.JSONField(default=dict, blank=True)
     started_at = models.DateTimeField(auto_now_add=True)
     settled_at = models.DateTimeField(null=True, blank=True)
 

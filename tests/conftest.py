@@ -263,6 +263,13 @@ def other_database_sessions() -> int:
         return cursor.fetchone()[0]
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every test under tests/browser drives Chromium: `make test` runs them apart from the parallel rest."""
+    browser_tests = Path(__file__).parent / "browser"
+    for item in items:
+        if browser_tests in item.path.parents:
+            item.add_marker(pytest.mark.browser)
+
 @pytest.fixture(autouse=True)
 def no_review_thread(monkeypatch):
     """Settled rounds are not reviewed on a thread of the test process (tests call `review_round`).

@@ -17,7 +17,13 @@ PACKAGES = ("casino", "accounts", "tables")
 # Lowest first: a module may import its own layer and the layers below it, never one above.
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("the game", ("tables.engine", "casino.env")),
-    ("chips and players", ("accounts.models", "accounts.ledger", "accounts.audit", "accounts.services")),
+    (
+        "chips and players",
+        (
+            "accounts.models", "accounts.ledger", "accounts.audit", "accounts.services", "accounts.limits",
+            "accounts.pauses",
+        ),
+    ),
     ("tables' rows", ("tables.models", "tables.signals", "tables.forms")),
     ("shoe fairness", ("tables.fairness.shoes", "tables.fairness.verification")),
     ("playing a table", ("tables.play",)),

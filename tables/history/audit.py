@@ -6,7 +6,7 @@ from collections import defaultdict
 
 from django.db.models import Q
 
-from accounts.models import AccountKind, Transfer, TransferKind
+from accounts.models import AccountKind, LedgerAccount, Transfer, TransferKind
 from tables.models import RoundSeat
 from tables.play.rounds import STAKE_KINDS
 
@@ -44,5 +44,39 @@ def check_rounds() -> list[str]:
         if amount:
             problems.append(
                 f"Round #{round_id}: the ledger moved {amount:+} for account #{account_id}, which played no hand in it."
+            )
+    return problems
+
+
+def check_top_up_credit() -> list[str]:
+    """Issue 14: no seat's outstanding top-up credit has left the table.
+
+    An open seat owes at most what it holds: its stack plus its stakes still
+    on the table in a round not yet settled. A seat that has cashed out owes nothing.
+    """
+    problems: list[str] = []
+    owing = list(
+        LedgerAccount.objects.filter(kind=AccountKind.SEAT, credit__gt=0).values_list(
+            "pk", "label", "credit", "balance", "seat__id"
+        )
+    )
+    if not owing:
+        return problems
+    ids = {row[0] for row in owing}
+    at_stake: dict[int, int] = defaultdict(int)
+    unsettled = Transfer.objects.exclude(round__phase="settled").filter(round__isnull=False, kind__in=GAME_KINDS)
+    for source_id, destination_id, amount in unsettled.filter(
+        Q(source_id__in=ids) | Q(destination_id__in=ids)
+    ).values_list("source_id", "destination_id", "amount"):
+        if source_id in ids:  # a stake; else a payout to the seat
+            at_stake[source_id] += amount
+        else:
+            at_stake[destination_id] -= amount
+    for pk, label, credit, balance, seat_id in owing:
+        if seat_id is None:
+            problems.append(f"Account #{pk} ({label}) has cashed out but still owes a top-up of {credit}.")
+        elif credit > balance + at_stake[pk]:
+            problems.append(
+                f"Account #{pk} ({label}) owes a top-up of {credit} but holds only {balance + at_stake[pk]}."
             )
     return problems

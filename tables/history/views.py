@@ -72,7 +72,8 @@ def history_round(request: HttpRequest, round_id: int) -> HttpResponse:
     if not mine:
         raise Http404("This round is not in your history.")
     round_row = Round.objects.select_related("table", "shoe").get(pk=round_id)
-    names = {row.seat: row.player.username for row in players}
+    # Who played each seat, those who only passed included (RoundSeat rows are for bets).
+    names = {int(seat): name for seat, name in round_row.names.items()} | {row.seat: row.player.username for row in players}
     all_steps = replay.steps(round_row.state, round_row.event_times, names)
     last = len(all_steps) - 1
     number = _step_number(request.GET.get("step"), last)

@@ -34,6 +34,7 @@ from tables.live.frames import Rendered, rendered
 from tables.live.state import SeatView
 from tables.live.viewer import TableView, view_for
 from tables.play.access import viewer_id
+from tables.play.errors import RealityCheckNotice
 
 TEMPLATE = "tables/table.html"
 # Where the seats go in the #seats box, and a seat's body in the seat. A raw
@@ -64,7 +65,14 @@ def frame_for(table: Rendered, viewer: User | None, bankroll: int | None, notice
     view = view_for(table.state, who, bankroll)
     hint = _hint(table, view, viewer)
     sent.pending_hint = hint.pending if hint is not None else None
-    pieces = _pieces(table, view, viewer, notice, hint)
+    # A reality check is shown as its popup, not as a notice too.
+    pieces = _pieces(table, view, viewer, None if isinstance(notice, RealityCheckNotice) else notice, hint)
+    # Issue 14: a due reality check comes as the answer to a bet, a piece of its own; once
+    # answered, the next frame hides it (a connection never shown one is sent nothing).
+    if isinstance(notice, RealityCheckNotice):
+        pieces.append(("reality-check", _render("reality_check", view, viewer, check=notice)))
+    elif sent.pieces.get("reality-check"):
+        pieces.append(("reality-check", table.kept_piece("no reality check", lambda: _render("reality_check", view, viewer))))
     first = not sent.pieces
     parts: list[str] = []
     for piece_id, html in pieces:
@@ -127,6 +135,8 @@ def _pieces(
     for index, seat in enumerate(view.seats):
         key = _seat_key(table, index, seat, view)
         pieces.append((f"seat-{seat.number}", table.piece((key, seat.is_mine), lambda k=key, s=seat: _seat_html(table, k, s, view))))
+    # The viewer's result banner: empty except while their settled round is shown.
+    pieces.append(("result", table.kept_piece(("result", view.result, view.result_kind), render("result"))))
     # A notice answers one click: never kept.
     pieces.append(("notice", render("notice", notice=notice)() if notice else table.kept_piece("no notice", render("notice"))))
     # A seated player's Hints switch shows in their controls, and their hint with their buttons.

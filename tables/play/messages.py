@@ -12,9 +12,10 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from accounts import limits
 from accounts.services import do_set_coach_hints
 from tables.engine import BY_NAME, AmountKind
-from tables.play import services
+from tables.play import services, stopping
 from tables.play.errors import TableError
 
 # Our frames are a handful of form fields; anything bigger is not from our page.
@@ -66,13 +67,24 @@ def _number(message: Mapping[str, Any], key: str, what: str, *, required: bool =
     return int(text)
 
 
-def perform(table_id: int, user, message: Mapping[str, Any]) -> services.Change | None:
-    """One message to one service call (the Hints switch changes the player's setting, not the table)."""
+# The reality check's answers (issue 14): about the player, not one seat or table.
+PLAYER_ACTIONS = ("keep_playing", "stop_playing")
+
+
+def perform(table_id: int, user, message: Mapping[str, Any]) -> services.Change | str | None:
+    """One message to one service call; a str is a notice to show the player (nothing at the table changed for it); the Hints switch changes the player's setting, not the table."""
     action = message.get("action")
     if not isinstance(action, str):
         raise TableError("Press one of the table's buttons.", "unknown_action")
     if not getattr(user, "is_authenticated", False):
         raise TableError("Sign in to play.", "anonymous")
+    if action == "keep_playing":
+        return limits.do_keep_playing(user)
+    if action == "stop_playing":
+        seats = stopping.do_stop_playing(user)
+        if not seats:
+            return "You hold no seat: you have stopped playing."
+        return "Leaving every table: your chips come back to your bankroll as each round ends."
     if action == HINTS:
         return _set_hints(user, message)
     spec = BY_NAME.get(action)

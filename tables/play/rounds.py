@@ -39,9 +39,12 @@ def in_progress(table: Table) -> Round | None:
     return round_row
 
 
-def seated(table: Table, *, players: bool = True) -> list[Seat]:
-    """The occupied seats in order, with their accounts and (unless players=False) their players."""
-    related = ("player", "account") if players else ("account",)
+def seated(table: Table, *, players: bool = True, limits: bool = False) -> list[Seat]:
+    """The occupied seats in order, with their accounts and (unless players=False) their players.
+
+    limits=True: with the players and their own limits too (accounts.limits), read in the same query.
+    """
+    related = ("player__play_limits", "account") if limits else ("player", "account") if players else ("account",)
     return list(table.seats.filter(player__isnull=False).select_related(*related).order_by("number"))
 
 
@@ -61,7 +64,8 @@ def open_window(table: Table, now: dt.datetime) -> Round | None:
     shoe_row, engine_shoe = _shoe_for_next_round(table, rules, now)
     number = (table.rounds.aggregate(last=Max("number"))["last"] or 0) + 1
     round_row = Round.objects.create(
-        table=table, number=number, profile=table.profile, shoe=shoe_row, phase=RoundPhase.BETTING, state={}
+        table=table, number=number, profile=table.profile, shoe=shoe_row, phase=RoundPhase.BETTING, state={},
+        names={str(seat.number): seat.player.username for seat in seats},
     )
     stacks: dict[int, int] = {}
     for seat in seats:
@@ -174,6 +178,8 @@ def _finish(table: Table, round_row: Round, engine: GameRound, now: dt.datetime)
     if engine.shoe.needs_reshuffle(engine.rules):
         # Done with: its seed may be revealed now (hand history, shoe verification).
         Shoe.objects.filter(pk=round_row.shoe_id, retired_at__isnull=True).update(retired_at=now)
+    # Top-up chips lost in the round are gone: no seat owes more than it holds (issue 14).
+    ledger.cap_credit([seat.account_id for seat in seats if seat.number in engine.seats])
     for seat in seats:
         part = engine.seats.get(seat.number)
         if part is None:
@@ -183,7 +189,9 @@ def _finish(table: Table, round_row: Round, engine: GameRound, now: dt.datetime)
             seat.missed_windows += 1
         else:
             seat.missed_windows = 0
-        seat.save(update_fields=["net", "missed_windows"])
+        if part.bet:
+            seat.last_bet = part.bet  # the chip tray's Rebet, and the next round's bet
+        seat.save(update_fields=["net", "missed_windows", "last_bet"])
         if seat.leaving or seat.missed_windows >= MAX_MISSED_WINDOWS:
             stand_up(seat, table.version + 1)
     anyone = table.seats.filter(player__isnull=False).exists()

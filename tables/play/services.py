@@ -19,11 +19,12 @@ from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
 
-from accounts import ledger
+from accounts import ledger, pauses
 from accounts.models import LedgerAccount, User
 from tables.engine import BY_NAME, GameRound, IllegalAction, Phase
 from tables.models import Seat, SeatAccount, Table
 from tables.play import access, rounds
+from tables.play import limits as play_limits
 from tables.play.changes import Play, TableChanged, announce
 from tables.play.errors import TableError
 
@@ -129,6 +130,8 @@ def check_sit(table: Table, user: User, number: int, buy_in: int, version: int |
         raise TableError("Sign in to take a seat.", "anonymous")
     if not access.may_watch(user.pk, table.owner_id):
         raise TableError("This is a private table.", "private")
+    if access.is_paused(user):
+        raise TableError(f"You are taking a break until {pauses.until_words(user)}.", "paused")
     try:
         seat = table.seats.get(number=number)
     except Seat.DoesNotExist:
@@ -231,8 +234,11 @@ def do_change_seat(
         check_seat_not_stale(target, version)
         # The player, their stack and their record move together; a seat's account is its own, so free it first.
         player, account, sat_at, net, missed = seat.player, seat.account, seat.sat_at, seat.net, seat.missed_windows
+        last_bet = seat.last_bet
         seat.vacate(version=table.version + 1)
-        target.occupy(player, account, version=table.version + 1, sat_at=sat_at, net=net, missed_windows=missed)
+        target.occupy(
+            player, account, version=table.version + 1, sat_at=sat_at, net=net, missed_windows=missed, last_bet=last_bet
+        )
         return _commit(table)
 
 
@@ -269,8 +275,9 @@ def do_act(
         table = _lock(table_id)
         # Read once: the seat check now, the chips' accounts when the play moves some.
         # (Not the players: a play needs their ids only.)
-        seated = rounds.seated(table, players=False)
-        _own_seat(table, user, seat, seated)
+        # (The players with their own limits: issue 14, checked below in this transaction.)
+        seated = rounds.seated(table, players=False, limits=True)
+        player = _own_seat(table, user, seat, seated).player
         now = rounds.now()
         late = _overdue(table, now)
         if late:
@@ -289,7 +296,10 @@ def do_act(
             engine = rounds.load(round_row)
 
             def play() -> None:
+                first = len(engine.events)
                 engine.act(action, seat=seat, hand=hand, amount=amount, actor="player")
+                staked = -sum(event.chips for event in engine.events[first:] if event.seat == seat and event.chips < 0)
+                play_limits.check_limits(player, action, staked, now)
 
             _apply(table, round_row, engine, play, seated)
             change = _commit(table, engine, seated)
@@ -362,3 +372,27 @@ def settle_overdue(table_id: int) -> Change | None:
         change = step
         overdue = step.version
     return change
+
+
+# --- Stopping play (issue 14: Stop playing, a break) -------------------------------------
+
+
+def do_play_out(table_id: int) -> Change | None:
+    """Finish the round at a table without timers (a solo table) whose player is leaving: its defaults play it out.
+
+    A shared table's timers finish a leaver's round by themselves; a solo
+    table waits for its player, who is leaving for good (a break, Stop playing).
+    """
+    with transaction.atomic():
+        table = _lock(table_id)
+        if table.timed:
+            return None
+        change = None
+        for _ in range(MAX_CATCH_UP):
+            round_row = rounds.in_progress(table)
+            if round_row is None or not table.seats.filter(player__isnull=False, leaving=True).exists():
+                break
+            engine = rounds.load(round_row)
+            _apply(table, round_row, engine, lambda engine=engine: engine.expire(actor="timer"))
+            change = _commit(table, engine)
+        return change

@@ -59,6 +59,7 @@ def test_the_menu_links_every_page_and_marks_the_current_one(client, alice):
         (reverse("history"), "", "History"),
         (reverse("help"), ' aria-current="page"', "Help"),
         (reverse("profile"), "", "alice"),
+        (reverse("limits"), "", "Limits"),
     ]
     assert "Log out" in bar
     footer = re.search(r"<footer.*?</footer>", client.get(reverse("lobby")).content.decode(), re.S).group(0)

@@ -252,7 +252,7 @@ def test_a_reconnecting_viewer_gets_the_whole_table(betting, alice, bob):
 
     again = frame_for(frames.rendered(betting.pk, change.version), bob, 1000, None, Sent())
 
-    assert piece_ids(again) == ["bankroll", "status", "turn", "dealer", "notice", "controls", "seats", "log", "version"]
+    assert piece_ids(again) == ["bankroll", "status", "turn", "dealer", "result", "notice", "controls", "seats", "log", "version"]
     assert all(f'id="seat-{n}"' in again for n in range(1, 6))
     assert "alice bets 10." in again
 
