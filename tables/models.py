@@ -13,6 +13,7 @@ from django.db import models
 from django.db.models import F, Q
 
 from tables.engine import PROFILES, RuleSet
+from tables.engine.exact.edge_figures import basic_strategy_edge_pct
 
 # The largest id a row can have (BigAutoField, a signed 64-bit integer): an id
 # beyond it, in a path or a query, names nothing (casino/converters.py, tables/forms.py).
@@ -107,6 +108,11 @@ class Table(models.Model):
     def rules(self) -> RuleSet:
         """The engine's rules for this table's profile (RULES.md)."""
         return PROFILES[self.profile]
+
+    @property
+    def basic_strategy_edge_pct(self) -> float | None:
+        """The exact house edge of basic strategy at this table's rules, in per cent (precomputed)."""
+        return basic_strategy_edge_pct(self.rules)
 
     @property
     def is_private(self) -> bool:
@@ -275,6 +281,15 @@ class RoundSeat(models.Model):
     hands = models.JSONField(help_text="Each hand: cards, total, bet (doubles included), outcome.")
     result = models.CharField(max_length=8, choices=SeatResult.choices)
     blackjacks = models.PositiveSmallIntegerField(default=0)
+    # The coach's review of the seat's decisions (tables/play/reviews.py), written after
+    # settlement; null until then. The four figures sum up the list for the history.
+    review = models.JSONField(
+        null=True, blank=True, help_text="Each decision priced against the best play (docs/hand-history-format.md)."
+    )
+    decisions = models.PositiveSmallIntegerField(default=0)
+    best_decisions = models.PositiveSmallIntegerField(default=0)
+    ev_given = models.FloatField(default=0, help_text="Chips of expected value given away by the decisions.")
+    worst_cost = models.FloatField(default=0, help_text="The costliest decision's cost in chips.")
 
     class Meta:
         ordering = ["-id"]
@@ -290,6 +305,8 @@ class RoundSeat(models.Model):
             models.Index(fields=["player", "result", "-id"], name="history_by_result"),
             # Covers the history summary (one aggregate over all of a player's rows).
             models.Index(fields=["player", "net", "result", "blackjacks"], name="history_summary"),
+            # The rows the coach has not reviewed yet (manage.py review_rounds): a few at any time.
+            models.Index(fields=["id"], condition=Q(review__isnull=True), name="history_unreviewed"),
         ]
 
     def __str__(self) -> str:

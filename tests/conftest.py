@@ -40,12 +40,15 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix) -
 
 @pytest.fixture(autouse=True)
 def fresh_frame_cache():
-    """Every test starts with no rendered tables: ids are reused between test databases."""
+    """Every test starts with no rendered tables and no known system accounts: ids are reused between test databases."""
+    from accounts import ledger
     from tables.live import frames
 
     frames.forget()
+    ledger.forget_system_accounts()
     yield
     frames.forget()
+    ledger.forget_system_accounts()
 
 
 def make_player(django_user_model, username: str):
@@ -269,3 +272,14 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if browser_tests in item.path.parents:
             item.add_marker(pytest.mark.browser)
+
+@pytest.fixture(autouse=True)
+def no_review_thread(monkeypatch):
+    """Settled rounds are not reviewed on a thread of the test process (tests call `review_round`).
+
+    The review thread would write to the test database beside the test itself;
+    the daphne children of the browser tests review as production does.
+    """
+    from tables.play import reviews
+
+    monkeypatch.setattr(reviews, "ENABLED", False)

@@ -241,6 +241,16 @@
     tick();
   }
 
+  // A reality check (issue 14) takes the keyboard's focus when it appears, once.
+  document.addEventListener("htmx:wsAfterMessage", function () {
+    var check = document.querySelector("#reality-check:not([hidden])");
+    if (check && !check.dataset.focused) {
+      check.dataset.focused = "1";
+      var button = check.querySelector("button");
+      if (button) button.focus();
+    }
+  });
+
   // --- Sounds: made with the Web Audio API (no files), off unless turned on -------
   var audio = null;
   var soundOn = false;

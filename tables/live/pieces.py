@@ -20,18 +20,23 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Hashable
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 
-from django.template.loader import render_to_string
+from django.conf import settings
+from django.template import Context
+from django.template.loader import get_template
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 
 from accounts.models import User
 from accounts import ledger
+from tables.live import coach
 from tables.live.frames import Rendered, rendered
 from tables.live.state import SeatView
 from tables.live.viewer import TableView, view_for
 from tables.play.access import viewer_id
+from tables.play.errors import RealityCheckNotice
 
 TEMPLATE = "tables/table.html"
 # Where the seats go in the #seats box, and a seat's body in the seat. A raw
@@ -48,6 +53,8 @@ class Sent:
     log_round: int | None = None
     log_lines: list[str] = field(default_factory=list)
     version: int = -1
+    # The viewer's hint still being worked out (tables/live/coach.py): the consumer sends it when ready.
+    pending_hint: Future | None = None
 
 
 def frame_for(table: Rendered, viewer: User | None, bankroll: int | None, notice: str | None, sent: Sent) -> str:
@@ -58,7 +65,16 @@ def frame_for(table: Rendered, viewer: User | None, bankroll: int | None, notice
     """
     who = viewer_id(viewer)
     view = view_for(table.state, who, bankroll)
-    pieces = _pieces(table, view, viewer, notice)
+    hint = _hint(table, view, viewer)
+    sent.pending_hint = hint.pending if hint is not None else None
+    # A reality check is shown as its popup, not as a notice too.
+    pieces = _pieces(table, view, viewer, None if isinstance(notice, RealityCheckNotice) else notice, hint)
+    # Issue 14: a due reality check comes as the answer to a bet, a piece of its own; once
+    # answered, the next frame hides it (a connection never shown one is sent nothing).
+    if isinstance(notice, RealityCheckNotice):
+        pieces.append(("reality-check", _render("reality_check", view, viewer, check=notice)))
+    elif sent.pieces.get("reality-check"):
+        pieces.append(("reality-check", table.kept_piece("no reality check", lambda: _render("reality_check", view, viewer))))
     first = not sent.pieces
     parts: list[str] = []
     for piece_id, html in pieces:
@@ -67,8 +83,9 @@ def frame_for(table: Rendered, viewer: User | None, bankroll: int | None, notice
         if (previous is html or previous == html) and not (notice and piece_id == "notice"):
             continue
         sent.pieces[piece_id] = html
-        if not first or not piece_id.startswith("seat-"):
-            parts.append(html)
+        if first and piece_id.startswith("seat-"):
+            continue  # in the #seats box below
+        parts.append(changed_parts(previous, html) if previous is not None else html)
     if first:
         # The #seats box itself, around every seat: a page may have lost some (a reconnect).
         box = table.kept_piece("seats", lambda: _render("seats", view, viewer, seat_pieces=[PIECES_SLOT]))
@@ -83,8 +100,89 @@ def frame_for(table: Rendered, viewer: User | None, bankroll: int | None, notice
     return "".join(parts)
 
 
+# A part of a piece a frame may bring alone: an element with an id of the form "<piece>-<part>".
+_PART = re.compile(r'<(\w+)(?: [^<>]*?)? id="([a-z]+-\d+-\w+)"')
+# Pieces split into parts, by their HTML (shared by every viewer who was sent them); bounded.
+_split_cache: dict[str, tuple[str, dict[str, str]]] = {}
+MAX_SPLITS = 2048
+
+
+def changed_parts(previous: str, html: str) -> str:
+    """What brings a viewer from `previous` to `html`: only the parts that changed, if all else is the same.
+
+    A seat is its shell (theirs: "mine", Leave) around a head, a stack and its
+    play (bet, hands, status), each with an id. A play usually changes one part
+    of one seat, so a frame brings that part, not the seat; anything else that
+    changed brings the whole piece.
+    """
+    old_frame, old_parts = _split(previous)
+    new_frame, new_parts = _split(html)
+    if not new_parts or old_frame != new_frame or old_parts.keys() != new_parts.keys():
+        return html
+    return "".join(part for key, part in new_parts.items() if old_parts[key] != part)
+
+
+def _split(html: str) -> tuple[str, dict[str, str]]:
+    """A piece's HTML with each part cut out (left as its id), and its parts by id."""
+    found = _split_cache.get(html)
+    if found is not None:
+        return found
+    parts: dict[str, str] = {}
+    frame: list[str] = []
+    position = 0
+    for match in _PART.finditer(html):
+        if match.start() < position:
+            continue  # inside a part already cut out
+        tag, part_id = match.groups()
+        end = _closing(html, tag, match.end())
+        if end < 0:
+            break  # not balanced: never cut
+        frame.append(html[position : match.start()])
+        frame.append(f"<!--{part_id}-->")
+        parts[part_id] = html[match.start() : end]
+        position = end
+    frame.append(html[position:])
+    if len(_split_cache) >= MAX_SPLITS:
+        _split_cache.clear()
+    found = _split_cache[html] = ("".join(frame), parts)
+    return found
+
+
+def _closing(html: str, tag: str, start: int) -> int:
+    """Where the element of `tag` opened just before `start` ends (after its closing tag), or -1."""
+    opening, closing = re.compile(rf"<{tag}[\s>]"), f"</{tag}>"
+    depth, position = 1, start
+    while depth:
+        close = html.find(closing, position)
+        if close < 0:
+            return -1
+        depth += len(opening.findall(html, position, close)) - 1
+        position = close + len(closing)
+    return position
+
+
 def _render(name: str, view: TableView, viewer: User | None, **extra: object) -> str:
-    return compact(render_to_string(f"{TEMPLATE}#{name}", {"view": view, "user": viewer, "notice": None, **extra}))
+    return compact(render_partial(name, {"view": view, "user": viewer, "notice": None, **extra}))
+
+
+# The table's partials, compiled once (the engine's cached loader still looks each up by name).
+_partials: dict[str, object] = {}
+
+
+def render_partial(name: str, context: dict[str, object]) -> str:
+    """A partial of the table's template, as render_to_string would make it, on the cheapest path.
+
+    Numbers are not localized (`use_l10n=False`): with no thousand separator
+    configured (`USE_THOUSAND_SEPARATOR`, off) that is the same text, and it
+    skips a formatting lookup for every number a seat shows. Amounts that are
+    grouped say so with `intcomma`, which this does not touch.
+    """
+    template = _partials.get(name)
+    if template is None:
+        template = get_template(f"{TEMPLATE}#{name}").template
+        if not settings.DEBUG:  # a developer's edits show at once
+            _partials[name] = template
+    return template.render(Context(context, use_l10n=False))
 
 
 _SPACE = re.compile(r"\s+")
@@ -95,7 +193,16 @@ def compact(html: str) -> str:
     return mark_safe(_SPACE.sub(" ", html).strip())
 
 
-def _pieces(table: Rendered, view: TableView, viewer: User | None, notice: str | None) -> list[tuple[str, str]]:
+def _hint(table: Rendered, view: TableView, viewer: User | None) -> coach.Hint | None:
+    """The coach's hint, for a player who asked for hints and whose decision it is (nobody else)."""
+    if not (view.controls and view.turn and view.turn[0] in view.my_seats and getattr(viewer, "coach_hints", False)):
+        return None
+    return coach.hint_for(table.state, *view.turn)
+
+
+def _pieces(
+    table: Rendered, view: TableView, viewer: User | None, notice: str | None, hint: coach.Hint | None = None
+) -> list[tuple[str, str]]:
     def render(name: str, **extra: object) -> Callable[[], str]:
         return lambda: _render(name, view, viewer, **extra)
 
@@ -116,13 +223,15 @@ def _pieces(table: Rendered, view: TableView, viewer: User | None, notice: str |
     pieces.append(("result", table.kept_piece(("result", view.result, view.result_kind), render("result"))))
     # A notice answers one click: never kept.
     pieces.append(("notice", render("notice", notice=notice)() if notice else table.kept_piece("no notice", render("notice"))))
+    # A seated player's Hints switch shows in their controls, and their hint with their buttons.
+    hints_on = bool(view.my_seats) and bool(getattr(viewer, "coach_hints", False))
     if view.controls:
         # A decision looks the same from version to version: its buttons carry the version it was offered at.
-        key = ("controls", tuple(view.my_seats), repr(view.controls))
+        key = ("controls", tuple(view.my_seats), repr(view.controls), hints_on, hint)
     else:
         # No decision to make: the same few words for everyone in the viewer's position.
-        key = ("no controls", bool(view.my_seats), who is not None, view.can_sit)
-    pieces.append(("controls", table.kept_piece(key, render("controls"))))
+        key = ("no controls", bool(view.my_seats), who is not None, view.can_sit, hints_on)
+    pieces.append(("controls", table.kept_piece(key, render("controls", hint=hint, hints_on=hints_on))))
     return pieces
 
 
@@ -131,11 +240,14 @@ def _log(table: Rendered, view: TableView, viewer: User | None, sent: Sent, *, w
     lines = view.log
     count = len(sent.log_lines)
     if not whole and sent.log_round == table.state.round_id and lines[:count] == sent.log_lines:
-        new = lines[count:]
         sent.log_lines = lines
-        if not new:
+        if count == len(lines):
             return ""
-        return format_html('<ol id="log-lines" hx-swap-oob="beforeend">{}</ol>', format_html_join("", "<li>{}</li>", ((line,) for line in new)))
+        # The same new lines for every viewer who had the version before: made once.
+        return table.piece(("log-lines", count), lambda: format_html(
+            '<ol id="log-lines" hx-swap-oob="beforeend">{}</ol>',
+            format_html_join("", "<li>{}</li>", ((line,) for line in lines[count:])),
+        ))
     sent.log_round, sent.log_lines = table.state.round_id, lines
     return table.piece("log", lambda: _render("log", view, viewer))
 
@@ -153,10 +265,10 @@ def _seat_html(table: Rendered, key: Hashable, seat: SeatView, view: TableView) 
     """The seat: its body, the same for every viewer, in the viewer's own shell (theirs: "mine", Leave)."""
 
     def body() -> str:
-        return compact(render_to_string(f"{TEMPLATE}#seat_body", {"view": view, "seat": seat}))
+        return compact(render_partial("seat_body", {"view": view, "seat": seat}))
 
     def shell() -> str:
-        return compact(render_to_string(f"{TEMPLATE}#seat", {"view": view, "seat": seat, "seat_body": BODY_SLOT}))
+        return compact(render_partial("seat", {"view": view, "seat": seat, "seat_body": BODY_SLOT}))
 
     # The <article> around the body: all it shows is in its key, so it is rendered once or twice a table.
     shell_key = (

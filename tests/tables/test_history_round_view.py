@@ -272,3 +272,21 @@ def test_the_replay_takes_a_pinned_number_of_queries(client, alice, solo_table, 
     # The session, the user, the round's players, the round with its table and shoe, the bankroll.
     with django_assert_num_queries(5):
         client.get(url(round_row, step=3))
+
+
+def test_each_decision_step_shows_its_review_once_the_round_is_reviewed(client, alice, solo_table, rig):
+    from tables.play.reviews import review_round
+
+    round_row = play_split_and_double(solo_table, alice, rig)
+    client.force_login(alice)
+    before = client.get(url(round_row)).content.decode()
+    assert "Not reviewed yet" in before
+    review_round(round_row.pk)
+    split_step = next(n for n, e in enumerate(round_row.state["events"], start=1) if e["kind"] == "split")
+    html = client.get(url(round_row, step=split_step)).content.decode()
+    line = re.search(r'<p class="review[^"]*" data-review="split">(.*?)</p>', html, re.S).group(1)
+    assert re.search(r"Best: Split \(-?\d\.\d{3}\) · You: Split \(-?\d\.\d{3}\) · the best play", line)
+    # Every decision of the round, each linking to its step.
+    review = re.search(r'<section class="panel" id="review".*?</section>', html, re.S).group(0)
+    assert f'href="?step={split_step}"' in review and review.count("<li") == 3
+    assert client.get(url(round_row, step=split_step - 1)).content.decode().count('data-review="') == 0

@@ -4,14 +4,29 @@ from __future__ import annotations
 
 import json
 import re
+from urllib.parse import urlsplit
 
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.test import Client
 
 from casino.asgi import application
+from tables.live.pieces import _split
 
 ORIGIN = "http://localhost"
+
+
+def same_origin_headers(origin: str = ORIGIN) -> list[tuple[bytes, bytes]]:
+    """Origin, and the Host a page at that origin opens its socket to (casino/origins.py compares the two)."""
+    return [(b"origin", origin.encode()), (b"host", urlsplit(origin).netloc.encode())]
+
+
+def communicator(path: str, headers: list[tuple[bytes, bytes]], *, origin: str = ORIGIN) -> WebsocketCommunicator:
+    """A socket to `path` as a page at `origin` opens it: wss from an https page."""
+    socket = WebsocketCommunicator(application, path, headers=headers)
+    # Read when the application first runs, on the next turn of the loop.
+    socket.scope["scheme"] = "wss" if origin.startswith("https:") else "ws"
+    return socket
 
 
 def _session_cookie(user) -> str:
@@ -34,8 +49,11 @@ class Page:
         for piece_id, html in top_level_pieces(frame):
             if piece_id == "seats":
                 self.seats = {int(n): seat for seat, n in re.findall(r'(<article id="seat-(\d+)".*?</article>)', html, re.S)}
-            elif piece_id.startswith("seat-"):
+            elif re.fullmatch(r"seat-\d+", piece_id):
                 self.seats[int(piece_id[5:])] = html
+            elif match := re.fullmatch(r"seat-(\d+)-\w+", piece_id):
+                # One part of a seat (its head, stack or play): swapped in by id, as htmx does.
+                self.seats[int(match.group(1))] = swap_part(self.seats[int(match.group(1))], piece_id, html)
             elif piece_id == "log":
                 self.pieces["log"] = html
                 self.log_lines = re.findall(r"<li>(.*?)</li>", html, re.S)
@@ -55,6 +73,14 @@ class Page:
             elif piece_id in self.pieces:
                 parts.append(self.pieces[piece_id])
         return "\n".join(parts)
+
+
+def swap_part(piece: str, part_id: str, html: str) -> str:
+    """`piece` with its element of id `part_id` replaced by `html`."""
+    frame, parts = _split(piece)
+    assert part_id in parts, f"no #{part_id} in the page's piece"
+    parts = {**parts, part_id: html}
+    return re.sub(r"<!--([a-z]+-\d+-\w+)-->", lambda match: parts[match.group(1)], frame)
 
 
 def top_level_pieces(frame: str) -> list[tuple[str, str]]:
@@ -89,13 +115,13 @@ class Tab:
 
     @classmethod
     async def open(cls, table, user=None, *, origin: str = ORIGIN, expect_open: bool = True) -> Tab:
-        headers = [(b"origin", origin.encode())]
+        headers = same_origin_headers(origin)
         if user is not None:
             cookie = await database_sync_to_async(_session_cookie)(user)
             headers.append((b"cookie", f"sessionid={cookie}".encode()))
-        communicator = WebsocketCommunicator(application, f"/ws/tables/{table.pk}/", headers=headers)
-        connected, _ = await communicator.connect(timeout=5)
-        tab = cls(communicator)
+        socket = communicator(f"/ws/tables/{table.pk}/", headers, origin=origin)
+        connected, _ = await socket.connect(timeout=5)
+        tab = cls(socket)
         tab.connected = connected
         if connected and expect_open:
             await tab.receive()
