@@ -17,7 +17,14 @@ from django.utils.html import format_html
 
 from accounts import ledger
 from accounts.forms import AdjustChipsForm
-from accounts.models import AccountKind, LedgerAccount, Transfer, User
+from accounts.models import (
+    AccountKind,
+    LedgerAccount,
+    LimitChange,
+    Pause,
+    Transfer,
+    User,
+)
 from accounts.services import do_create_account
 
 
@@ -75,7 +82,7 @@ def adjust_chips(modeladmin: UserAdmin, request: HttpRequest, queryset: QuerySet
 
 @admin.register(User)
 class UserAdmin(DjangoUserAdmin):
-    list_display = ("username", "email", "bankroll", "is_staff", "is_active", "date_joined")
+    list_display = ("username", "email", "bankroll", "is_staff", "is_active", "paused_until", "date_joined")
     actions = [adjust_chips]
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[User]:
@@ -143,3 +150,22 @@ class TransferAdmin(ReadOnlyAdmin):
             return "—"
         url = reverse("admin:tables_round_change", args=[transfer.round_id])
         return format_html('<a href="{}">{}</a>', url, transfer.round)
+
+
+@admin.register(Pause)
+class PauseAdmin(ReadOnlyAdmin):
+    """Breaks and self-exclusions (issue 14): shown, never ended early."""
+
+    list_display = ("user", "kind", "starts_at", "ends_at", "created_by")
+    list_filter = ("kind",)
+    search_fields = ("user__username",)
+    readonly_fields = ("user", "kind", "starts_at", "ends_at", "created_by")
+
+
+@admin.register(LimitChange)
+class LimitChangeAdmin(ReadOnlyAdmin):
+    """Every change of a player's own limits, with when and by whom."""
+
+    list_display = ("user", "limit", "old_value", "new_value", "status", "created_at", "applies_at", "created_by")
+    list_filter = ("limit", "status")
+    search_fields = ("user__username",)

@@ -1,9 +1,23 @@
 from __future__ import annotations
 
 from django import forms
-from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 
+from accounts import pauses
 from accounts.models import User
+
+
+class LoginForm(AuthenticationForm):
+    """Django's log-in form, refusing a player on a break or self-excluded (issue 14) until it ends."""
+
+    def confirm_login_allowed(self, user: User) -> None:
+        super().confirm_login_allowed(user)
+        if pauses.is_paused(user):
+            raise forms.ValidationError(
+                f"You are taking a break from the casino until {pauses.until_words(user)}. "
+                "You can log in again from then.",
+                code="paused",
+            )
 
 
 class SignupForm(UserCreationForm):
@@ -31,6 +45,19 @@ class AdjustChipsForm(forms.Form):
         if amount == 0:
             raise forms.ValidationError("Enter a number of chips other than 0.")
         return amount
+
+
+class PauseForm(forms.Form):
+    """Take a break or exclude yourself: how long, confirmed with the password."""
+
+    length = forms.ChoiceField(
+        label="How long",
+        choices=[(key, choice.label) for key, choice in pauses.LENGTHS.items()],
+        widget=forms.RadioSelect,
+    )
+    password = forms.CharField(
+        label="Your password", strip=False, widget=forms.PasswordInput(attrs={"autocomplete": "current-password"})
+    )
 
 
 class LimitsForm(forms.Form):

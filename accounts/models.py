@@ -12,6 +12,7 @@ from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.db import models
 from django.db.models import Q
+from django.utils.crypto import salted_hmac
 
 
 def fit_to_field(model: type[models.Model], field_name: str, text: str) -> str:
@@ -28,8 +29,28 @@ def fit_to_field(model: type[models.Model], field_name: str, text: str) -> str:
 class User(AbstractUser):
     """A player (or an admin). The bankroll is the user's LedgerAccount of kind BANKROLL."""
 
+    # Issue 14: the end of the player's latest break or self-exclusion (accounts.pauses);
+    # log-in is refused until then. Not editable: nobody ends a pause early.
+    paused_until = models.DateTimeField(null=True, blank=True, editable=False)
+    coach_hints = models.BooleanField(
+        default=False,
+        help_text="Show the exact value of every play at the player's decisions (the table's Hints switch).",
+    )
+
     class Meta(AbstractUser.Meta):
         swappable = "AUTH_USER_MODEL"
+
+    def _get_session_auth_hash(self, secret: str | None = None) -> str:
+        # A break changes the hash, so every session of the player ends with it
+        # (as a new password does). Unpaused players keep Django's own hash.
+        if self.paused_until is None:
+            return super()._get_session_auth_hash(secret=secret)
+        return salted_hmac(
+            "accounts.User.get_session_auth_hash",
+            f"{self.password}|{self.paused_until.isoformat()}",
+            secret=secret,
+            algorithm="sha256",
+        ).hexdigest()
 
 
 class AccountKind(models.TextChoices):
@@ -224,3 +245,27 @@ class LimitChange(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user}: {self.get_limit_display()} {self.old_value} → {self.new_value} ({self.status})"
+
+
+class PauseKind(models.TextChoices):
+    BREAK = "break", "Break"
+    SELF_EXCLUSION = "self_exclusion", "Self-exclusion"
+
+
+class Pause(models.Model):
+    """A break or a self-exclusion the player took (accounts.pauses): history, never edited or ended early."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="pauses")
+    kind = models.CharField(max_length=16, choices=PauseKind.choices)
+    starts_at = models.DateTimeField()
+    ends_at = models.DateTimeField()
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["-id"]
+        constraints = [models.CheckConstraint(condition=Q(ends_at__gt=models.F("starts_at")), name="pause_ends_after_it_starts")]
+
+    def __str__(self) -> str:
+        return f"{self.user}: {self.get_kind_display().lower()} until {self.ends_at:%Y-%m-%d %H:%M}"

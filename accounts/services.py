@@ -64,3 +64,9 @@ def do_sign_up(user: User, address: str) -> User:
         Signup.objects.filter(address=address, created_at__lt=now - SIGNUP_WINDOW).delete()
         Signup.objects.create(address=address, user=user)
     return user
+
+
+def do_set_coach_hints(user: User, on: bool) -> None:
+    """The player's Hints switch: remembered on their account, for every table and every visit."""
+    User.objects.filter(pk=user.pk).update(coach_hints=on)
+    user.coach_hints = on

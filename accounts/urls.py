@@ -2,15 +2,19 @@ from django.contrib.auth import views as auth_views
 from django.urls import path, reverse_lazy
 
 from accounts import views, views_limits
+from accounts.forms import LoginForm
 
 urlpatterns = [
     path("signup/", views.signup, name="signup"),
     path("profile/", views.profile, name="profile"),
     path("refill/", views.refill, name="refill"),
     path("limits/", views_limits.limits_page, name="limits"),
+    path("break/", views_limits.take_break, name="take_break"),
     path(
         "login/",
-        auth_views.LoginView.as_view(template_name="accounts/login.html", redirect_authenticated_user=True),
+        auth_views.LoginView.as_view(
+            template_name="accounts/login.html", redirect_authenticated_user=True, authentication_form=LoginForm
+        ),
         name="login",
     ),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),

@@ -19,6 +19,8 @@ from accounts.forms import SignupForm
 from accounts.models import AccountKind, LedgerAccount, Transfer, TransferKind
 from accounts.services import SignupLimitReached, check_may_sign_up, do_sign_up
 from accounts.throttle import client_address
+from tables.history import coach
+from tables.models import RoundSeat
 
 
 # The transfers between the bankroll and a seat of the player's: chips moved, not won or lost.
@@ -132,6 +134,9 @@ def profile(request: HttpRequest) -> HttpResponse:
             "refill_to": settings.REFILL_TO_CHIPS,
             # Every text in it is escaped by accounts.chart.
             "chart_svg": mark_safe(chart.bankroll_svg(history, title=CHART_TITLE)),
+            # "Your play": the coach's review of every decision (tables/history/coach.py), two queries.
+            "play": coach.figures_of(RoundSeat.objects.filter(player=request.user)),
+            "mistakes": coach.costliest_mistakes(request.user),
         },
     )
 

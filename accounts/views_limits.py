@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 from django.contrib import messages
+from django.contrib.auth import logout
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods
 
-from accounts import limits
-from accounts.forms import LimitsForm
+from accounts import limits, pauses
+from accounts.forms import LimitsForm, PauseForm
 from accounts.models import LimitChange, LimitChangeStatus, LimitName
 
 
@@ -70,6 +71,32 @@ def limits_page(request: HttpRequest) -> HttpResponse:
             "usage": limits.usage(request.user),
             "pending": [(change, _describe(change)) for change in limits.pending_changes(request.user)],
             "now": timezone.now(),
+            "pause_form": PauseForm(),
             "history": LimitChange.objects.filter(user=request.user).select_related("created_by")[:10],
         },
     )
+
+
+@login_required
+@require_http_methods(["POST"])
+def take_break(request: HttpRequest) -> HttpResponse:
+    """A break or self-exclusion, confirmed with the password: the player is logged out at once."""
+    form = PauseForm(request.POST)
+    if form.is_valid():
+        try:
+            pause = pauses.do_take_pause(
+                request.user, form.cleaned_data["length"], form.cleaned_data["password"], by=request.user
+            )
+        except pauses.PauseRefused as refusal:
+            messages.error(request, str(refusal))
+        else:
+            logout(request)
+            messages.info(
+                request,
+                f"{pause.get_kind_display()} until {timezone.localtime(pause.ends_at):%Y-%m-%d %H:%M}. "
+                "You are logged out, your seats are leaving their tables, and you cannot log in until then.",
+            )
+            return redirect("home")
+    else:
+        messages.error(request, "Choose how long, and confirm with your password.")
+    return redirect("limits")

@@ -146,7 +146,7 @@ async def run(table_id: int, players: list, plays: int, watchers: int) -> dict:
     viewers = []
     arrived = asyncio.Event()
     for user in [*players, *([None] * watchers)]:
-        headers = [(b"origin", b"http://localhost")]
+        headers = [(b"origin", b"http://localhost"), (b"host", b"localhost")]
         if user is not None:
             headers.append((b"cookie", f"sessionid={await database_sync_to_async(cookie)(user)}".encode()))
         communicator = WebsocketCommunicator(application, f"/ws/tables/{table_id}/", headers=headers)

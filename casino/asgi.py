@@ -11,12 +11,12 @@ django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.conf import settings  # noqa: E402
 from django.urls import path  # noqa: E402
 
 from casino import shutdown, watchdog  # noqa: E402
 from casino.env import env_bool  # noqa: E402
+from casino.origins import SameOriginValidator  # noqa: E402
 from tables.routing import websocket_urlpatterns  # noqa: E402
 
 
@@ -58,7 +58,7 @@ application = OnTheServersLoop(
     ProtocolTypeRouter(
         {
             "http": django_asgi_app,
-            "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_routes()))),
+            "websocket": SameOriginValidator(AuthMiddlewareStack(URLRouter(websocket_routes()))),
         }
     ),
     watchdog_seconds=settings.LOOP_WATCHDOG_SECONDS,

@@ -48,6 +48,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "template_partials",
     "axes",
+    "csp",
     "accounts",
     "tables",
 ]
@@ -63,6 +64,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     # Last: turns a locked-out sign-in into the lockout page.
     "axes.middleware.AxesMiddleware",
@@ -208,6 +210,9 @@ SOCKETS_PER_USER = env_int("SOCKETS_PER_USER", 20, minimum=1)
 SOCKETS_PER_ADDRESS = env_int("SOCKETS_PER_ADDRESS", 50, minimum=1)
 # Frames a table socket may send in one second that are not an action of the page; past that it is closed.
 BAD_FRAMES_PER_SECOND = env_int("BAD_FRAMES_PER_SECOND", 5, minimum=1)
+# The coach: price each settled round's decisions on a thread of the web process that settled it
+# (false: leave them to `manage.py review_rounds --follow`, a process of its own; docs/deploy.md).
+COACH_REVIEW_THREAD = env_bool("COACH_REVIEW_THREAD", True)
 
 EMAIL_BACKEND = env_str("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
 EMAIL_HOST = env_str("EMAIL_HOST", "localhost")
@@ -261,6 +266,29 @@ if TRUSTED_PROXIES:
     # nginx terminates TLS and says so in this header (docs/deploy.md); believed only from TRUSTED_PROXIES.
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 X_FRAME_OPTIONS = "DENY"
+# Content-Security-Policy (django-csp): scripts, styles and everything else from
+# the site itself only; no inline script or style, no eval (README "Security").
+# Sockets: 'self' covers ws:/wss: to the same host and port. Enforced with DEBUG
+# off; with DEBUG on only reported (the browser's console), so Django's debug
+# pages keep their inline styles. CSP_REPORT_ONLY overrides either way.
+_CSP_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "connect-src": ["'self'"],
+        "font-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'none'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    }
+}
+if env_bool("CSP_REPORT_ONLY", DEBUG):
+    CONTENT_SECURITY_POLICY_REPORT_ONLY = _CSP_POLICY
+else:
+    CONTENT_SECURITY_POLICY = _CSP_POLICY
 # The preload list is an opt-in the operator makes for their own domain.
 SILENCED_SYSTEM_CHECKS = env_list("SILENCED_SYSTEM_CHECKS", ["security.W021"])
 

@@ -13,6 +13,7 @@ from django.db import models
 from django.db.models import F, Q
 
 from tables.engine import PROFILES, RuleSet
+from tables.engine.exact.edge_figures import basic_strategy_edge_pct
 
 # The largest id a row can have (BigAutoField, a signed 64-bit integer): an id
 # beyond it, in a path or a query, names nothing (casino/converters.py, tables/forms.py).
@@ -109,6 +110,11 @@ class Table(models.Model):
         return PROFILES[self.profile]
 
     @property
+    def basic_strategy_edge_pct(self) -> float | None:
+        """The exact house edge of basic strategy at this table's rules, in per cent (precomputed)."""
+        return basic_strategy_edge_pct(self.rules)
+
+    @property
     def is_private(self) -> bool:
         return self.owner_id is not None
 
@@ -139,6 +145,9 @@ class Seat(models.Model):
     # The table version at which the seat last changed hands: a sit, leave or
     # move made against an older version is stale.
     changed_version = models.PositiveBigIntegerField(default=0)
+    # The original bet of the seat's last round played: the next round's bet
+    # starts from it (the chip tray's Rebet). 0 before the first.
+    last_bet = models.PositiveIntegerField(default=0)
 
     class Meta:
         ordering = ["table", "number"]
@@ -154,11 +163,11 @@ class Seat(models.Model):
     # told from it). The caller holds the table's lock and moves the chips.
 
     def occupy(
-        self, player, account, *, version: int, sat_at, net: int = 0, missed_windows: int = 0
+        self, player, account, *, version: int, sat_at, net: int = 0, missed_windows: int = 0, last_bet: int = 0
     ) -> None:
         """`player` takes the seat, with `account` as its stack (and, when moving seats, their record so far)."""
         self.player, self.account, self.sat_at = player, account, sat_at
-        self.net, self.missed_windows = net, missed_windows
+        self.net, self.missed_windows, self.last_bet = net, missed_windows, last_bet
         self.leaving = False
         self.changed_version = version
         self.save()
@@ -166,7 +175,7 @@ class Seat(models.Model):
     def vacate(self, *, version: int) -> None:
         """The seat is free again: nobody, no stack, no record."""
         self.player = self.account = self.sat_at = None
-        self.net = self.missed_windows = 0
+        self.net = self.missed_windows = self.last_bet = 0
         self.leaving = False
         self.changed_version = version
         self.save()
@@ -226,6 +235,9 @@ class Round(models.Model):
     state = models.JSONField()
     # When each engine event happened, parallel to state["events"].
     event_times = models.JSONField(default=list)
+    # Who played each seat ({"3": "alice"}), written as the betting window
+    # opens: the log keeps their names after they leave.
+    names = models.JSONField(default=dict, blank=True)
     started_at = models.DateTimeField(auto_now_add=True)
     settled_at = models.DateTimeField(null=True, blank=True)
 
@@ -269,6 +281,15 @@ class RoundSeat(models.Model):
     hands = models.JSONField(help_text="Each hand: cards, total, bet (doubles included), outcome.")
     result = models.CharField(max_length=8, choices=SeatResult.choices)
     blackjacks = models.PositiveSmallIntegerField(default=0)
+    # The coach's review of the seat's decisions (tables/play/reviews.py), written after
+    # settlement; null until then. The four figures sum up the list for the history.
+    review = models.JSONField(
+        null=True, blank=True, help_text="Each decision priced against the best play (docs/hand-history-format.md)."
+    )
+    decisions = models.PositiveSmallIntegerField(default=0)
+    best_decisions = models.PositiveSmallIntegerField(default=0)
+    ev_given = models.FloatField(default=0, help_text="Chips of expected value given away by the decisions.")
+    worst_cost = models.FloatField(default=0, help_text="The costliest decision's cost in chips.")
 
     class Meta:
         ordering = ["-id"]
@@ -284,6 +305,8 @@ class RoundSeat(models.Model):
             models.Index(fields=["player", "result", "-id"], name="history_by_result"),
             # Covers the history summary (one aggregate over all of a player's rows).
             models.Index(fields=["player", "net", "result", "blackjacks"], name="history_summary"),
+            # The rows the coach has not reviewed yet (manage.py review_rounds): a few at any time.
+            models.Index(fields=["id"], condition=Q(review__isnull=True), name="history_unreviewed"),
         ]
 
     def __str__(self) -> str:

@@ -7,6 +7,7 @@ from tables.fairness.views import verify_shoe
 urlpatterns = [
     path("", views.table_list, name="lobby"),
     path("help/", views.how_to_play, name="help"),
+    path("strategy/<slug:profile>/", views.strategy, name="strategy"),
     path("solo/", views.play_solo, name="play_solo"),
     path("rocket/", views.create_rocket_table, name="create_rocket_table"),
     path("<id:table_id>/", views.table_detail, name="table"),

@@ -13,19 +13,18 @@ from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 
 from tables.engine import ACTIONS, PROFILES
+from tables.engine.exact import edge_figures
 from tables.forms import LobbyFilterForm, RocketTableForm
 from tables.history.recent import summarise
 from tables.live import lobby, viewer
+from tables.live.chart import UP_CARDS, strategy_chart
+from tables.live.controls import CHIPS  # the chip tray, as the table draws it
 from tables.models import RoundPhase, RoundSeat, RuleProfile, Table
 from tables.play import lobby as play_lobby
 from tables.play.access import NoSuchTable, access_table
 from tables.play.rounds import MAX_MISSED_WINDOWS
 from tables.play.errors import TableError
 from tables.play.messages import perform
-
-
-#: The chip tray's buttons at the table ("Add 1" ... "Add 500"), as the help page explains them.
-CHIP_TRAY = (1, 5, 25, 100, 500)
 
 
 def _table_or_404(request: HttpRequest, table_id: int) -> Table:
@@ -44,15 +43,16 @@ def _lobby(request: HttpRequest, rocket_form: RocketTableForm | None = None, sta
     """
     form = LobbyFilterForm(request.GET or None, stakes=[(slug, label) for slug, label, *_ in lobby.STAKES])
     lobby_filter = lobby.LobbyFilter.from_cleaned(form.cleaned_data if form.is_valid() else {})
-    tables, more = lobby.open_tables(request.user, lobby_filter)
+    # A page number that is not one (or past the last page) is clamped: never an error.
+    page = lobby.open_tables(request.user, lobby_filter, lobby.page_number(request.GET.get("page")))
     context = {
         "signed_in": request.user.is_authenticated,
         "signup_chips": settings.SIGNUP_GRANT_CHIPS,
         "form": form,
         "filter": lobby_filter,
         "query": lobby_filter.query(),
-        "tables": tables,
-        "more": more,
+        "tables": page.tables,
+        "page": page,
         "my_tables": lobby.own_tables(request.user),
     }
     # The live part's two lists, rendered once: their text is the version a poll compares.
@@ -62,7 +62,8 @@ def _lobby(request: HttpRequest, rocket_form: RocketTableForm | None = None, sta
     context |= {
         "open_cards": mark_safe(open_cards),  # templates, escaped as they rendered
         "my_cards": mark_safe(my_cards),
-        "poll": f"{lobby_filter.query()}&seen={seen}".lstrip("&"),
+        # The poll keeps the reader's page.
+        "poll": f"{lobby_filter.query(page.number)}&seen={seen}".lstrip("&"),
     }
     fragment = bool(request.htmx) and not request.htmx.history_restore_request and rocket_form is None
     if fragment and request.GET.get("seen") == seen:
@@ -93,6 +94,7 @@ def how_to_play(request: HttpRequest) -> HttpResponse:
             "rules": PROFILES[slug],
             "tags": lobby.rule_tags(PROFILES[slug]),
             "lines": PROFILES[slug].rule_lines(),
+            "edge": edge_figures.basic_strategy_edge_pct(PROFILES[slug]),
         }
         for slug, name in RuleProfile.choices
     ]
@@ -118,8 +120,28 @@ def how_to_play(request: HttpRequest) -> HttpResponse:
                 "buy_in": settings.DEFAULT_BUY_IN_CHIPS,
                 "top_up": settings.TOP_UP_CHIPS,
             },
-            "chip_tray": CHIP_TRAY,
+            "chip_tray": CHIPS,
             "shoe_id": shoe_id,
+        },
+    )
+
+
+def strategy(request: HttpRequest, profile: str) -> HttpResponse:
+    """A profile's basic-strategy chart, from the engine's, with its exact house edge."""
+    rules = PROFILES.get(profile)
+    if rules is None:
+        raise Http404("No such rule profile.")
+    return render(
+        request,
+        "tables/strategy.html",
+        {
+            "profile": profile,
+            "profile_name": RuleProfile(profile).label,
+            "rules": rules,
+            "chart": strategy_chart(rules),
+            "up_cards": UP_CARDS,
+            "edge": edge_figures.basic_strategy_edge_pct(rules),
+            "profiles": RuleProfile.choices,
         },
     )
 
@@ -179,7 +201,10 @@ def table_action(request: HttpRequest, table_id: int) -> HttpResponse:
     """The table's buttons without JavaScript: the same action as over the websocket, then back."""
     table = _table_or_404(request, table_id)
     try:
-        perform(table.pk, request.user, request.POST)
+        done = perform(table.pk, request.user, request.POST)
     except TableError as error:
         messages.error(request, error.message)
+    else:
+        if isinstance(done, str):
+            messages.info(request, done)
     return redirect("table", table_id=table.pk)

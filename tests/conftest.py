@@ -272,3 +272,14 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if browser_tests in item.path.parents:
             item.add_marker(pytest.mark.browser)
+
+@pytest.fixture(autouse=True)
+def no_review_thread(monkeypatch):
+    """Settled rounds are not reviewed on a thread of the test process (tests call `review_round`).
+
+    The review thread would write to the test database beside the test itself;
+    the daphne children of the browser tests review as production does.
+    """
+    from tables.play import reviews
+
+    monkeypatch.setattr(reviews, "ENABLED", False)

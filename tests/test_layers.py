@@ -19,7 +19,10 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("the game", ("tables.engine", "casino.env")),
     (
         "chips and players",
-        ("casino.rows", "accounts.models", "accounts.ledger", "accounts.audit", "accounts.services", "accounts.limits"),
+        (
+            "casino.rows", "accounts.models", "accounts.ledger", "accounts.audit", "accounts.services",
+            "accounts.limits", "accounts.pauses",
+        ),
     ),
     ("tables' rows", ("tables.models", "tables.signals", "tables.forms")),
     ("shoe fairness", ("tables.fairness.shoes", "tables.fairness.verification")),

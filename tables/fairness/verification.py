@@ -23,14 +23,9 @@ import hashlib
 from dataclasses import dataclass, field
 from typing import Any
 
-from tables.engine import ACTIONS, AmountKind, CardShoe, Event, EventKind, GameRound, IllegalAction, Phase, RuleSet
+from tables.engine import CardShoe, Event, GameRound, IllegalAction, Phase, RuleSet
+from tables.engine.replay import DECISIONS, apply_recorded
 from tables.models import Round, RoundSeat, Shoe
-
-# The events a person (or the timer, on their behalf) decides: each action's
-# event (the action registry), and a betting window closing on the silent
-# seats. The engine produces every other event by itself.
-BY_EVENT = {spec.event: spec for spec in ACTIONS}
-DECISIONS = frozenset({*BY_EVENT, EventKind.LEFT_OUT})
 
 
 @dataclass
@@ -155,7 +150,7 @@ def _check_round(row: Round, engine_shoe: CardShoe, shoe: Shoe, stacks_after: di
                 "waits for a decision."
             ]
         try:
-            _apply(engine, Event.from_json(decision))
+            apply_recorded(engine, Event.from_json(decision))
         except IllegalAction as error:
             refused = f"the recorded {_describe(decision)} is not legal here: {error.message}"
             return problems + [f"{name}, event {index}: {refused}"]
@@ -188,27 +183,6 @@ def _check_round(row: Round, engine_shoe: CardShoe, shoe: Shoe, stacks_after: di
     for number in stacks_after.keys() - engine.seats.keys():
         problems.append(f"{name}: a history row for seat {number}, which was not in the round.")
     return problems
-
-
-def _apply(engine: GameRound, event: Event) -> None:
-    """Replay one recorded decision; the engine deals any card that follows it itself."""
-    actor = str(event.actor)
-    if event.kind is EventKind.LEFT_OUT:
-        # One close of the window leaves out every silent seat at once.
-        engine.close_betting(actor=actor)
-        return
-    if event.kind is EventKind.INSURANCE_DECLINED and actor != "player":
-        # The timer closes the question for every seat still silent.
-        engine.close_insurance(actor=actor)
-        return
-    spec = BY_EVENT[event.kind]
-    engine.act(
-        spec.name,
-        seat=event.seat,
-        hand=event.hand if spec.takes_hand else 0,
-        amount=None if spec.amount is AmountKind.NONE else -event.chips,
-        actor=actor,
-    )
 
 
 def _first_difference(recorded: list[dict[str, Any]], rebuilt: list[Event], *, upto: int) -> str | None:

@@ -28,7 +28,7 @@ from tables.models import RoundSeat
 
 logger = logging.getLogger(__name__)
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2  # 2: the coach's review of each decision (review, and three CSV columns)
 CHUNK_SIZE = 500  # rows per database fetch
 RECORDS_PER_WRITE = 100  # records per piece of the response body
 
@@ -53,6 +53,9 @@ CSV_COLUMNS = [
     "dealer_total",
     "shoe_commitment",
     "shoe_seed",
+    "decisions",
+    "best_decisions",
+    "chips_given_away",
 ]
 # A spreadsheet runs a text cell beginning with these as a formula.
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
@@ -72,7 +75,7 @@ def _records(rows: QuerySet[RoundSeat], *, events: bool) -> Iterator[dict[str, A
     values = rows.order_by("id").values(
         "id", "round_id", "table_id", "table__name", "profile", "round__number", "settled_at", "seat",
         "stack_before", "stack_after", "net", "bet", "staked", "insurance", "result", "blackjacks", "hands",
-        "round__shoe__commitment", **fields,
+        "round__shoe__commitment", "review", "decisions", "best_decisions", "ev_given", **fields,
     )
     for row in values.iterator(chunk_size=CHUNK_SIZE):
         yield _record(row, events=events)
@@ -113,6 +116,12 @@ def _record(row: dict[str, Any], *, events: bool) -> dict[str, Any]:
         record["events"] = [
             _event(event, times[n] if n < len(times) else None, revealed) for n, event in enumerate(row["events"] or [])
         ]
+        # The coach's review of each decision (tables/play/reviews.py); null until it is done.
+        record["review"] = row["review"]
+    else:
+        record["decisions"] = row["decisions"] if row["review"] is not None else None
+        record["best_decisions"] = row["best_decisions"] if row["review"] is not None else None
+        record["chips_given_away"] = round(row["ev_given"], 2) if row["review"] is not None else None
     return record
 
 
@@ -175,6 +184,7 @@ def csv_row(record: dict[str, Any]) -> list[Any]:
         "" if record["dealer"]["total"] is None else record["dealer"]["total"],
         record["shoe"]["commitment"],
         record["shoe"]["seed"] or "",
+        *("" if record[name] is None else record[name] for name in ("decisions", "best_decisions", "chips_given_away")),
     ]
 
 

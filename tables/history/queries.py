@@ -19,6 +19,7 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from accounts.models import User
+from tables.history import coach
 from tables.live.cards import CardView
 from tables.models import RoundSeat, SeatResult, Table
 
@@ -113,10 +114,11 @@ class Summary:
     blackjacks: int
     biggest_win: int | None  # the largest positive net of one round, None without a win
     biggest_loss: int | None  # the most negative net of one round, None without a loss
+    play: coach.PlayFigures | None = None  # the coach's review of the rows' decisions
 
 
 def summarise(rows: QuerySet[RoundSeat]) -> Summary:
-    """The whole (filtered) history in one aggregate query."""
+    """The whole (filtered) history in one aggregate query, the coach's figures included."""
     totals = rows.order_by().aggregate(
         rounds=Count("*"),
         net_total=Coalesce(Sum("net"), 0),
@@ -126,9 +128,11 @@ def summarise(rows: QuerySet[RoundSeat]) -> Summary:
         blackjacks=Coalesce(Sum("blackjacks"), 0),
         biggest_win=Max("net", filter=Q(net__gt=0)),
         biggest_loss=Min("net", filter=Q(net__lt=0)),
+        **coach.aggregates(),
     )
     totals["net"] = totals.pop("net_total")  # named apart: "net" would shadow the column in Max/Min
-    return Summary(**totals)
+    play = coach.figures_from(totals)
+    return Summary(**totals, play=play)
 
 
 class CountedPaginator(Paginator):

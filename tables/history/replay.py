@@ -13,9 +13,10 @@ import datetime as dt
 from dataclasses import dataclass, field
 
 from tables.engine import Event, EventKind
-from tables.engine.hand import hand_value
+from tables.engine.hand import hand_value, is_natural
 from tables.live.cards import CardView
-from tables.live.narration import narrate
+from tables.live.narration import display_names, narrate
+from tables.live.outcomes import hand_words
 
 
 @dataclass
@@ -23,6 +24,7 @@ class HandStep:
     cards: list[CardView] = field(default_factory=list)
     bet: int = 0
     outcome: str | None = None
+    result: str = ""  # the settled hand in words with its chips, as the live table says it
 
     @property
     def total(self) -> int:
@@ -48,6 +50,11 @@ class SeatStep:
     def net(self) -> int:
         return self.stack - self.stack_before
 
+    @property
+    def staked(self) -> int:
+        """The chips on the seat's hands, doubles and splits included (as the live table shows them)."""
+        return sum(hand.bet for hand in self.hands) if self.hands else self.bet
+
 
 @dataclass
 class Step:
@@ -63,10 +70,11 @@ class Step:
 def steps(state: dict, event_times: list[str], names: dict[int, str]) -> list[Step]:
     """Every step of the round: the opening position, then one per event."""
     events = [Event.from_json(data) for data in state.get("events", [])]
+    shown = display_names(names)  # the captions' names: a player with two seats told apart
     seats = {
         data["seat"]: SeatStep(
             number=data["seat"],
-            player=names.get(data["seat"], f"Seat {data['seat']}"),
+            player=names.get(data["seat"], ""),
             stack=data["stack_before"],
             stack_before=data["stack_before"],
         )
@@ -101,12 +109,15 @@ def steps(state: dict, event_times: list[str], names: dict[int, str]) -> list[St
         elif kind is EventKind.INSURANCE_TAKEN:
             seat.insurance = -event.chips
         elif kind is EventKind.SETTLE:
-            seat.hands[event.hand].outcome = event.outcome
+            hand = seat.hands[event.hand]
+            hand.outcome = event.outcome
+            dealer_blackjack = revealed and is_natural([card for card, _ in dealer])
+            hand.result = hand_words(event.outcome or "", event.chips - hand.bet, dealer_blackjack=dealer_blackjack)
         elif kind is EventKind.HOLE_CARD_REVEALED:
             revealed = True
         for other in seats.values():
             other.acting = other is seat and kind not in (EventKind.DEAL_CARD, EventKind.SETTLE)
-        caption = _caption(event, names)
+        caption = _caption(event, shown)
         time = _parse_time(event_times[n - 1]) if n - 1 < len(event_times) else None
         result.append(_snapshot(n, caption, str(event.actor), time, dealer, revealed, seats))
     return result

@@ -14,7 +14,7 @@ from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET
 
 from tables.forms import HistoryFilterForm
-from tables.history import export, queries, replay
+from tables.history import coach, export, queries, replay
 from tables.history.queries import HistoryFilter
 from tables.models import Round, RoundSeat
 from tables.play import access
@@ -65,19 +65,21 @@ def history_round(request: HttpRequest, round_id: int) -> HttpResponse:
     players = list(
         RoundSeat.objects.filter(round_id=round_id)
         .select_related("player")
-        .only("seat", "net", "result", "stack_before", "stack_after", "player_id", "player__username")
+        .only("seat", "net", "result", "stack_before", "stack_after", "player_id", "player__username", "review")
         .order_by("seat")
     )
     mine = [row for row in players if row.player_id == request.user.pk]
     if not mine:
         raise Http404("This round is not in your history.")
     round_row = Round.objects.select_related("table", "shoe").get(pk=round_id)
-    names = {row.seat: row.player.username for row in players}
+    # Who played each seat, those who only passed included (RoundSeat rows are for bets).
+    names = {int(seat): name for seat, name in round_row.names.items()} | {row.seat: row.player.username for row in players}
     all_steps = replay.steps(round_row.state, round_row.event_times, names)
     last = len(all_steps) - 1
     number = _step_number(request.GET.get("step"), last)
     step = all_steps[number]
     shoe = round_row.shoe
+    lines = coach.review_lines(mine)
     context = {
         "round": round_row,
         "table": round_row.table,
@@ -90,6 +92,10 @@ def history_round(request: HttpRequest, round_id: int) -> HttpResponse:
         "next": number + 1 if number < last else None,
         # What happened so far, never beyond this step (the hole card is turned in a later one).
         "log": [(s.index, s.caption) for s in all_steps[1 : number + 1]],
+        # The coach's review of the player's decisions (null until it is done, just after settlement).
+        "review_lines": lines,
+        "step_reviews": [line for line in lines if line.step == step.index],
+        "reviewed": all(row.review is not None for row in mine),
         "commitment": shoe.commitment,
         "seed": shoe.seed if shoe.retired_at is not None else None,
     }

@@ -8,7 +8,10 @@ seat, their buttons) as htmx out-of-band swaps.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
+from concurrent.futures import Future
 from typing import Any
 
 from channels.consumer import get_handler_name
@@ -17,17 +20,19 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 
 from accounts import ledger
 from tables.engine import BY_NAME
-from tables.live import broadcast, frames, sockets
+from tables.live import broadcast, frames, limits, sockets
 from tables.live.pieces import Sent, frame_for
 from tables.models import Table
 from tables.play import access, services, timers
 from tables.play.errors import TableError
-from tables.play.messages import BadMessage, parse, perform
+from tables.play.messages import HINTS, BadMessage, parse, perform
 
 log = logging.getLogger(__name__)
 
 CLOSE_FORBIDDEN = 4403
 CLOSE_NOT_FOUND = 4404
+# How long a viewer's consumer waits for their hint's exact figures before leaving the basic-strategy one.
+HINT_WAIT_SECONDS = 30
 
 
 class TableConsumer(AsyncWebsocketConsumer):
@@ -40,6 +45,11 @@ class TableConsumer(AsyncWebsocketConsumer):
     # Set when the player's session stops standing (log-out, new password,
     # deactivation, a break): from then on every message is refused.
     signed_out: bool = False
+    # Set when the socket is closed for a limit (tables.live.limits): nothing more it sends is read.
+    stopped: bool = False
+    # The coach: the hint this connection waits for, so its figures are sent when ready.
+    awaited_hint: Future | None = None
+    hint_task: asyncio.Task | None = None
 
     @property
     def rendered_version(self) -> int:
@@ -51,12 +61,20 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.user = self.scope.get("user")
         # What this connection was sent: every frame carries only what changed since.
         self.sent = Sent()
+        self.bad_frames = limits.FrameBudget()
         verdict = await database_sync_to_async(self._may_watch)()
         # Accept, then close with a code: a refused handshake makes the htmx
         # extension retry forever.
         await self.accept()
         if verdict is not None:
             await self.close(code=verdict)
+            return
+        # Sockets per player and per address (tables.live.limits), given back in disconnect.
+        self.place = limits.take_socket(access.viewer_id(self.user), limits.socket_address(self.scope))
+        if self.place is None:
+            self.stopped = True
+            await self._send(limits.notice_frame(limits.TOO_MANY_SOCKETS))
+            await self.close(code=limits.CLOSE_TOO_MANY_SOCKETS)
             return
         self.group = broadcast.group_name(self.table_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
@@ -72,6 +90,8 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     def _may_watch(self) -> int | None:
         """None if the viewer may watch the table, else the code to close with."""
+        if access.is_paused(self.user):
+            return sockets.CLOSE_SIGNED_OUT  # on a break (issue 14): no table until it ends
         try:
             access.check_may_watch(self.user, self.table_id)
         except access.NoSuchTable as refusal:
@@ -79,38 +99,59 @@ class TableConsumer(AsyncWebsocketConsumer):
         return None
 
     async def disconnect(self, code: int) -> None:
+        if getattr(self, "place", None) is not None:
+            self.place.release()
+        if self.hint_task is not None:
+            self.hint_task.cancel()
         if hasattr(self, "group"):
             await self.channel_layer.group_discard(self.group, self.channel_name)
         if hasattr(self, "user_group"):
             await self.channel_layer.group_discard(self.user_group, self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        if self.signed_out:
-            return  # this socket's session no longer stands: nothing it sends is acted on
+        if self.signed_out or self.stopped:
+            return  # this socket's session no longer stands, or it is closed for a limit: nothing it sends is acted on
         try:
             message = parse(text_data, bytes_data)
         except BadMessage as error:
-            await self.send_table(notice=str(error))
+            await self._refuse_bad_frame(str(error))
             return
-        notice = await database_sync_to_async(self._handle)(message)
-        if notice is not None:
-            # A refused action changes nothing: say why, and show the table as it stands.
-            await self.send_table(notice=notice)
+        answer = await database_sync_to_async(self._handle)(message)
+        if isinstance(answer, TableError) and answer.code in limits.JUNK_CODES:
+            await self._refuse_bad_frame(answer.message)
+        elif answer is not None:
+            # A refused action changes nothing: say why, and show the table as it stands
+            # (or a reality check's answer: its words).
+            await self.send_table(notice=answer if isinstance(answer, str) else answer.message)
+        elif message.get("action") == HINTS:
+            # The player's own setting changed, not the table: only their controls change.
+            await self.send_table()
 
-    def _handle(self, message: dict[str, Any]) -> str | None:
+    async def _refuse_bad_frame(self, notice: str) -> None:
+        """A frame our page never sends: a small notice, never the table; past the limit, the socket closes."""
+        if not self.bad_frames.spend():
+            self.stopped = True
+            await self._send(limits.notice_frame(limits.TOO_MANY_BAD_FRAMES))
+            await self.close(code=limits.CLOSE_BAD_FRAMES)
+            return
+        self.sent.pieces.pop("notice", None)  # the next frame clears it
+        await self._send(limits.notice_frame(notice))
+
+    def _handle(self, message: dict[str, Any]) -> TableError | str | None:
         action = message.get("action")
         if not (isinstance(action, str) and action in BY_NAME):
             # A seat change first settles any deadline that passed unwatched;
             # a play settles it itself, under the table's lock (services.do_act).
             _settle_overdue(self.table_id)
         try:
-            perform(self.table_id, self.user, message)
+            done = perform(self.table_id, self.user, message)
         except TableError as error:
-            return error.message
+            return error
         except Exception:
             log.exception("Table %s: an action failed", self.table_id)
-            return "Something went wrong on our side; nothing was changed."
-        return None
+            return TableError("Something went wrong on our side; nothing was changed.", "server_error")
+        # A reality check's answer changes no table: its words are the reply (issue 14).
+        return done if isinstance(done, str) else None
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         # Channels hops to the database thread before every message to close
@@ -168,6 +209,20 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def _send(self, html: str) -> None:
         if html:
             await self.send(text_data=html)
+        pending = self.sent.pending_hint
+        if pending is not None and pending is not self.awaited_hint:
+            self.awaited_hint = pending
+            self.hint_task = asyncio.ensure_future(self._send_hint_when_ready(pending))
+
+    async def _send_hint_when_ready(self, pending: Future) -> None:
+        """The viewer's hint was still being worked out (tables/live/coach.py): send it once it is."""
+        with contextlib.suppress(Exception):  # a failed or slow hint stays the basic-strategy one, labelled
+            await asyncio.wait_for(asyncio.shield(asyncio.wrap_future(pending)), timeout=HINT_WAIT_SECONDS)
+        if self.signed_out or self.sent.pending_hint is not pending:
+            return  # the table moved on: the frame that showed it brought whatever hint it needs
+        table = frames.cached(self.table_id, self.sent.version)
+        if table is not None and self._knows_bankroll(table):
+            await self._send(frame_for(table, self.user, self._bankroll_in(table), None, self.sent))
 
 
 def _settle_overdue(table_id: int) -> None:

@@ -34,9 +34,20 @@ class Control:
     version: int = 0
     # When the table answers for the player (RULES.md timers): the action bar's countdown.
     deadline: str | None = None
+    # The chip tray (static/js/table.js builds its buttons): the chips the table's limits allow,
+    # and the seat's last bet for Rebet (0: none yet).
+    chips: str = ""
+    rebet: int = 0
+
+# The chip tray's denominations.
+CHIPS = (1, 5, 25, 100, 500)
 
 
-def controls_for(table: Table, engine: GameRound, my_seats: list[int], round_number: int) -> list[Control]:
+def controls_for(
+    table: Table, engine: GameRound, my_seats: list[int], round_number: int, last_bets: dict[int, int] | None = None
+) -> list[Control]:
+    """`last_bets`: each seat's last round's bet, where the next bet starts (Seat.last_bet)."""
+    last_bets = last_bets or {}
     controls = []
     for number in my_seats:
         part = engine.seats.get(number)
@@ -65,11 +76,14 @@ def controls_for(table: Table, engine: GameRound, my_seats: list[int], round_num
                 )
                 controls.append(Control(number, 0, actions, note=note, version=version, deadline=deadline))
             else:
-                default = engine.default_bet(number, table.default_bet)
+                last = last_bets.get(number, 0)
+                default = engine.default_bet(number, last or table.default_bet)
                 controls.append(
                     Control(
                         number, 0, actions, bet_min=stakes.start, bet_max=stakes[-1], bet_default=default,
                         version=version, deadline=deadline,
+                        chips=" ".join(str(chip) for chip in CHIPS if chip <= stakes[-1]),
+                        rebet=engine.default_bet(number, last) if last else 0,
                     )
                 )
             continue

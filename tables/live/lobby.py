@@ -10,15 +10,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 from urllib.parse import urlencode
 
-from django.db.models import Count, F, Q, QuerySet
+from django.conf import settings
+from django.db.models import Case, Count, F, Q, QuerySet, Value, When
 
 from tables.engine import RuleSet
 from tables.engine.rules import InsuranceRule, SplitAces, SplitBy, Surrender
 from tables.models import RoundPhase, Seat, Table
 from tables.play.access import public_tables, tables_created_by, viewer_id
 
-#: The open tables listed at most; the filters find the rest.
+#: "Your tables" listed at most (beside TABLES_PER_PLAYER Rocket Academy tables and a solo table).
 LIMIT = 60
+#: The longest page number read from a query string; anything else is page 1.
+_PAGE_DIGITS = 9
 
 #: Stakes by the table minimum: (slug, label, lowest minimum, highest minimum or None).
 STAKES: tuple[tuple[str, str, int, int | None], ...] = (
@@ -93,9 +96,14 @@ class LobbyFilter:
     def active(self) -> bool:
         return bool(self.profile or self.stakes or self.free_seat)
 
-    def query(self) -> str:
-        """The filter as a query string (no leading "?"), for links and the poll."""
-        params = {"profile": self.profile, "stakes": self.stakes, "free_seat": "on" if self.free_seat else None}
+    def query(self, page: int = 1) -> str:
+        """The filter (and a page past the first) as a query string (no leading "?"), for links and the poll."""
+        params = {
+            "profile": self.profile,
+            "stakes": self.stakes,
+            "free_seat": "on" if self.free_seat else None,
+            "page": str(page) if page > 1 else None,
+        }
         return urlencode({key: value for key, value in params.items() if value})
 
     def apply(self, tables: QuerySet[Table]) -> QuerySet[Table]:
@@ -109,6 +117,36 @@ class LobbyFilter:
         if self.free_seat:
             tables = tables.filter(taken__lt=F("seat_count"))
         return tables
+
+
+@dataclass(frozen=True)
+class LobbyPage:
+    """One page of the open tables (LOBBY_PAGE_SIZE of them), shared tables first."""
+
+    tables: list[LobbyTable]
+    number: int
+    has_next: bool
+    lobby_filter: LobbyFilter
+
+    @property
+    def has_previous(self) -> bool:
+        return self.number > 1
+
+    @property
+    def previous_query(self) -> str:
+        return self.lobby_filter.query(self.number - 1)
+
+    @property
+    def next_query(self) -> str:
+        return self.lobby_filter.query(self.number + 1)
+
+
+def page_number(raw: object) -> int:
+    """A page number from a query string: digits only, else page 1 (never an error: the lobby clamps it)."""
+    text = str(raw or "").strip()
+    if not text.isascii() or not text.isdigit() or len(text) > _PAGE_DIGITS:
+        return 1
+    return max(1, int(text))
 
 
 def rule_tags(rules: RuleSet) -> list[str]:
@@ -152,17 +190,27 @@ def _with_counts(tables: QuerySet[Table]) -> QuerySet[Table]:
     ).order_by("id")
 
 
-def open_tables(viewer: object, lobby_filter: LobbyFilter) -> tuple[list[LobbyTable], bool]:
-    """The public tables that match, shared tables first; and whether more matched than are listed."""
-    rows = list(lobby_filter.apply(_with_counts(public_tables()))[: LIMIT + 1])
-    more = len(rows) > LIMIT
-    rows = sorted(rows[:LIMIT], key=lambda table: (table.seat_count == 1, table.pk))
-    return _entries(rows, viewer), more
+def open_tables(viewer: object, lobby_filter: LobbyFilter, page: int = 1) -> LobbyPage:
+    """Page `page` of the public tables that match, shared tables first.
+
+    One query for the page (a row more than it shows says whether another
+    follows); a page past the last one is clamped to the last (one count more).
+    """
+    size = settings.LOBBY_PAGE_SIZE
+    solo_last = Case(When(seat_count=1, then=Value(1)), default=Value(0))
+    matching = lobby_filter.apply(_with_counts(public_tables())).order_by(solo_last, "id")
+    page = max(1, page)
+    rows = list(matching[(page - 1) * size : page * size + 1])
+    if not rows and page > 1:
+        page = max(1, -(-matching.count() // size))
+        rows = list(matching[(page - 1) * size : page * size + 1])
+    return LobbyPage(_entries(rows[:size], viewer), page, len(rows) > size, lobby_filter)
 
 
 def own_tables(viewer: object) -> list[LobbyTable]:
-    """The tables the viewer opened (solo and Rocket Academy), newest first."""
-    rows = list(_with_counts(tables_created_by(viewer)).order_by("-id")[:LIMIT])
+    """The tables the viewer opened (solo and Rocket Academy), newest first: on every page of the lobby."""
+    limit = max(LIMIT, settings.TABLES_PER_PLAYER + 1)
+    rows = list(_with_counts(tables_created_by(viewer)).order_by("-id")[:limit])
     return _entries(rows, viewer)
 
 

@@ -6,7 +6,17 @@ from tables.engine import ACTIONS, Event, EventKind
 from tables.engine import GameRound
 from tables.live.cards import CardView
 
+def display_names(names: dict[int, str]) -> dict[int, str]:
+    """Each seat's name as the log writes it: a player holding two seats is told apart by seat ("alice (seat 2)")."""
+    counts: dict[str, int] = {}
+    for name in names.values():
+        counts[name] = counts.get(name, 0) + 1
+    return {seat: f"{name} (seat {seat})" if counts[name] > 1 else name for seat, name in names.items()}
+
+
 def log_lines(engine: GameRound, names: dict[int, str]) -> list[str]:
+    """The round in words; `names` are the round's players by seat, kept after they leave."""
+    names = display_names(names)
     lines: list[str] = []
     dealer_cards = 0
     awaits_card = False  # the last line was a hit, double or split: its card joins it

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Hashable
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 
 from django.conf import settings
@@ -30,10 +31,12 @@ from django.utils.safestring import mark_safe
 
 from accounts.models import User
 from accounts import ledger
+from tables.live import coach
 from tables.live.frames import Rendered, rendered
 from tables.live.state import SeatView
 from tables.live.viewer import TableView, view_for
 from tables.play.access import viewer_id
+from tables.play.errors import RealityCheckNotice
 
 TEMPLATE = "tables/table.html"
 # Where the seats go in the #seats box, and a seat's body in the seat. A raw
@@ -50,6 +53,8 @@ class Sent:
     log_round: int | None = None
     log_lines: list[str] = field(default_factory=list)
     version: int = -1
+    # The viewer's hint still being worked out (tables/live/coach.py): the consumer sends it when ready.
+    pending_hint: Future | None = None
 
 
 def frame_for(table: Rendered, viewer: User | None, bankroll: int | None, notice: str | None, sent: Sent) -> str:
@@ -60,7 +65,16 @@ def frame_for(table: Rendered, viewer: User | None, bankroll: int | None, notice
     """
     who = viewer_id(viewer)
     view = view_for(table.state, who, bankroll)
-    pieces = _pieces(table, view, viewer, notice)
+    hint = _hint(table, view, viewer)
+    sent.pending_hint = hint.pending if hint is not None else None
+    # A reality check is shown as its popup, not as a notice too.
+    pieces = _pieces(table, view, viewer, None if isinstance(notice, RealityCheckNotice) else notice, hint)
+    # Issue 14: a due reality check comes as the answer to a bet, a piece of its own; once
+    # answered, the next frame hides it (a connection never shown one is sent nothing).
+    if isinstance(notice, RealityCheckNotice):
+        pieces.append(("reality-check", _render("reality_check", view, viewer, check=notice)))
+    elif sent.pieces.get("reality-check"):
+        pieces.append(("reality-check", table.kept_piece("no reality check", lambda: _render("reality_check", view, viewer))))
     first = not sent.pieces
     parts: list[str] = []
     for piece_id, html in pieces:
@@ -179,7 +193,16 @@ def compact(html: str) -> str:
     return mark_safe(_SPACE.sub(" ", html).strip())
 
 
-def _pieces(table: Rendered, view: TableView, viewer: User | None, notice: str | None) -> list[tuple[str, str]]:
+def _hint(table: Rendered, view: TableView, viewer: User | None) -> coach.Hint | None:
+    """The coach's hint, for a player who asked for hints and whose decision it is (nobody else)."""
+    if not (view.controls and view.turn and view.turn[0] in view.my_seats and getattr(viewer, "coach_hints", False)):
+        return None
+    return coach.hint_for(table.state, *view.turn)
+
+
+def _pieces(
+    table: Rendered, view: TableView, viewer: User | None, notice: str | None, hint: coach.Hint | None = None
+) -> list[tuple[str, str]]:
     def render(name: str, **extra: object) -> Callable[[], str]:
         return lambda: _render(name, view, viewer, **extra)
 
@@ -196,15 +219,19 @@ def _pieces(table: Rendered, view: TableView, viewer: User | None, notice: str |
     for index, seat in enumerate(view.seats):
         key = _seat_key(table, index, seat, view)
         pieces.append((f"seat-{seat.number}", table.piece((key, seat.is_mine), lambda k=key, s=seat: _seat_html(table, k, s, view))))
+    # The viewer's result banner: empty except while their settled round is shown.
+    pieces.append(("result", table.kept_piece(("result", view.result, view.result_kind), render("result"))))
     # A notice answers one click: never kept.
     pieces.append(("notice", render("notice", notice=notice)() if notice else table.kept_piece("no notice", render("notice"))))
+    # A seated player's Hints switch shows in their controls, and their hint with their buttons.
+    hints_on = bool(view.my_seats) and bool(getattr(viewer, "coach_hints", False))
     if view.controls:
         # A decision looks the same from version to version: its buttons carry the version it was offered at.
-        key = ("controls", tuple(view.my_seats), repr(view.controls))
+        key = ("controls", tuple(view.my_seats), repr(view.controls), hints_on, hint)
     else:
         # No decision to make: the same few words for everyone in the viewer's position.
-        key = ("no controls", bool(view.my_seats), who is not None, view.can_sit)
-    pieces.append(("controls", table.kept_piece(key, render("controls"))))
+        key = ("no controls", bool(view.my_seats), who is not None, view.can_sit, hints_on)
+    pieces.append(("controls", table.kept_piece(key, render("controls", hint=hint, hints_on=hints_on))))
     return pieces
 
 

@@ -47,6 +47,11 @@ def on_logged_out(sender: object, request: object, user: object, **kwargs: objec
     close_sockets_of(getattr(user, "pk", None), "signed out")
 
 
+def on_pause_taken(sender: object, user: object, **kwargs: object) -> None:
+    """A receiver of accounts.pauses.pause_taken: a break closes the player's sockets."""
+    close_sockets_of(getattr(user, "pk", None), "taking a break")
+
+
 def on_user_saving(sender: object, instance: object, **kwargs: object) -> None:
     """A receiver of the user's `pre_save`: a new password or a deactivated account closes their sockets.
 

@@ -13,12 +13,13 @@ from dataclasses import dataclass, field
 
 from accounts import ledger
 from casino import rows
-from tables.engine import Phase, SeatStatus
+from tables.engine import EventKind, Phase, SeatStatus
 from tables.engine import GameRound
-from tables.engine.hand import hand_value
+from tables.engine.hand import hand_value, is_natural
 from tables.engine.state import InsuranceStatus
 from tables.live.cards import CardView
 from tables.live.narration import log_lines
+from tables.live.outcomes import hand_words
 from tables.models import Round, Seat, Table
 
 PHASE_LABELS = {
@@ -37,6 +38,8 @@ class HandView:
     soft: bool
     bet: int
     outcome: str | None
+    # The settled hand in words with its chips ("Blackjack +15", "Bust -10"); "" until settled.
+    result: str = ""
 
 
 @dataclass
@@ -63,6 +66,11 @@ class SeatView:
     # its decision): the seat shows the countdown. None when nobody waits on it.
     deadline: str | None = None
 
+    @property
+    def staked(self) -> int:
+        """The chips on the seat's hands: the bet, with doubles and splits added."""
+        return sum(hand.bet for hand in self.hands) if self.hands else self.bet
+
 
 @dataclass(frozen=True)
 class TableState:
@@ -87,9 +95,17 @@ class TableState:
     log: list[str]
     commitment: str | None
     rules: list[str]
+    # The dealer's turned cards are a blackjack (shown as one, not as 21).
+    dealer_natural: bool = False
+    # The shoe in use (its commitment, in the table's Fairness section, links its verification page).
+    shoe_id: int | None = None
     # (seat, hand) to act in the players' turn, and that player's name.
     turn: tuple[int, int] | None = None
     turn_name: str | None = None
+    # Each seat's last round's bet (the next bet starts from it: the chip tray's Rebet).
+    last_bets: dict[int, int] = field(default_factory=dict)
+    # A settled round's result for each seat that bet: (net, any blackjack).
+    results: dict[int, tuple[int, bool]] = field(default_factory=dict)
 
     @property
     def phase(self) -> str:
@@ -148,6 +164,8 @@ def snapshot_of(
     """
     if names is None:
         names = {seat.number: seat.player.username for seat in seated}
+    # The log names the round's players as the round started: a player who left keeps their name.
+    played = {int(number): name for number, name in round_row.names.items()} if round_row is not None else {}
     turn = engine.to_act() if engine is not None else None
     deadline = table.deadline.isoformat() if table.deadline is not None else None
     by_number = {seat.number: seat for seat in seated}
@@ -168,12 +186,26 @@ def snapshot_of(
         bankrolls=bankrolls,
         dealer=dealer,
         dealer_total=dealer_total,
-        log=log_lines(engine, names) if engine is not None else [],
+        dealer_natural=engine is not None and engine.hole_revealed and is_natural(engine.dealer.cards),
+        log=log_lines(engine, names | played) if engine is not None else [],
         commitment=commitment,
+        shoe_id=round_row.shoe_id if round_row is not None else None,
         rules=table.rules.rule_lines(),
         turn=tuple(turn) if turn is not None and engine.phase is Phase.PLAYERS else None,
         turn_name=names.get(turn[0]) if turn is not None else None,
+        last_bets={seat.number: seat.last_bet for seat in seated},
+        results=_results(engine),
     )
+
+
+def _results(engine: GameRound | None) -> dict[int, tuple[int, bool]]:
+    if engine is None or engine.phase is not Phase.SETTLED:
+        return {}
+    return {
+        number: (part.net, any(hand.outcome == "blackjack" for hand in part.hands))
+        for number, part in engine.seats.items()
+        if part.bet
+    }
 
 
 def _seat_view(seat: Seat, player: str, engine: GameRound | None, deadline: str | None) -> SeatView:
@@ -212,6 +244,8 @@ def _seat_view(seat: Seat, player: str, engine: GameRound | None, deadline: str 
         engine.phase is Phase.INSURANCE and part.insurance_status is InsuranceStatus.PENDING
     )
     view.deadline = deadline if waited_on else None
+    paid = _paid(engine, seat.number) if any(hand.outcome for hand in part.hands) else {}
+    dealer_blackjack = engine.hole_revealed and is_natural(engine.dealer.cards)
     view.hands = [
         HandView(
             index=i,
@@ -220,10 +254,22 @@ def _seat_view(seat: Seat, player: str, engine: GameRound | None, deadline: str 
             soft=hand.soft,
             bet=hand.bet,
             outcome=hand.outcome,
+            result=hand_words(hand.outcome, paid.get(i, 0) - hand.bet, dealer_blackjack=dealer_blackjack)
+            if hand.outcome
+            else "",
         )
         for i, hand in enumerate(part.hands)
     ]
     return view
+
+
+def _paid(engine: GameRound, seat: int) -> dict[int, int]:
+    """The chips each of the seat's settled hands paid back."""
+    return {
+        event.hand: event.chips
+        for event in engine.events
+        if event.kind is EventKind.SETTLE and event.seat == seat
+    }
 
 
 def _dealer(engine: GameRound | None) -> tuple[list[CardView], int | None]:

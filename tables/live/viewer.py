@@ -12,6 +12,7 @@ from accounts.models import User
 from tables.engine import ACTIONS, ActionSpec
 from tables.live.cards import CardView
 from tables.live.controls import Control, controls_for
+from tables.live.outcomes import round_words
 from tables.live.state import SeatView, TableState, snapshot
 from tables.models import Table
 from tables.play import access
@@ -41,6 +42,19 @@ class TableView:
     bankroll: int | None
     turn: tuple[int, int] | None = None
     turn_name: str | None = None
+    dealer_natural: bool = False
+    shoe_id: int | None = None
+    # The viewer's settled round over all their seats, for the banner ("You win +10"); None if they did not play it.
+    result: str | None = None
+    result_kind: str = ""
+    @property
+    def felt_print(self) -> str:
+        """What the felt says, as printed on a real table: the blackjack payout and the dealer's rule."""
+        rules = self.table.rules
+        pays = rules.blackjack_pays
+        dealer = "Dealer hits soft 17" if rules.dealer_hits_soft_17 else "Dealer stands on all 17s"
+        return f"Blackjack pays {pays.numerator} to {pays.denominator} · {dealer}"
+
     # Every action with its key, for the page's shortcut help (not a field: the same for everyone).
     actions: ClassVar[tuple[ActionSpec, ...]] = ACTIONS
 
@@ -76,7 +90,9 @@ def view_for(state: TableState, user_id: int | None, bankroll_chips: int | None)
         dealer=state.dealer,
         dealer_total=state.dealer_total,
         seats=seats,
-        controls=controls_for(table, engine, sorted(my_seats), state.round_number) if engine is not None else [],
+        controls=controls_for(table, engine, sorted(my_seats), state.round_number, state.last_bets)
+        if engine is not None
+        else [],
         free_seats=free,
         my_seats=sorted(my_seats),
         can_sit=can_sit,
@@ -89,7 +105,21 @@ def view_for(state: TableState, user_id: int | None, bankroll_chips: int | None)
         bankroll=bankroll_chips,
         turn=state.turn,
         turn_name=state.turn_name,
+        dealer_natural=state.dealer_natural,
+        shoe_id=state.shoe_id,
+        **_result(state, my_seats),
     )
+
+
+def _result(state: TableState, my_seats: list[int]) -> dict[str, object]:
+    """The banner's words and kind (win, lose, push, blackjack) for the viewer's seats in a settled round."""
+    mine = [state.results[number] for number in my_seats if number in state.results]
+    if not mine:
+        return {}
+    net = sum(result[0] for result in mine)
+    blackjack = any(result[1] for result in mine)
+    kind = "push" if net == 0 else ("blackjack" if blackjack else "win") if net > 0 else "lose"
+    return {"result": round_words(net, blackjack=blackjack), "result_kind": kind}
 
 
 def bankroll_in(state: TableState, user_id: int | None) -> int | None:

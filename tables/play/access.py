@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from django.db.models import Q, QuerySet
 
+from accounts import pauses
 from tables.models import Table
 from tables.play.errors import TableError
 
@@ -65,6 +66,11 @@ def tables_created_by(user: object) -> QuerySet[Table]:
     if who is None:
         return Table.objects.none()
     return Table.objects.filter(Q(owner__isnull=True) | Q(owner_id=who), created_by_id=who)
+
+
+def is_paused(user: object) -> bool:
+    """A player on a break or self-excluded (accounts.pauses) may neither sit, nor play, nor open a table's socket."""
+    return pauses.is_paused(user)
 
 
 def may_take_another_seat(table: Table, seats_held: int) -> bool:

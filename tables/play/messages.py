@@ -12,13 +12,19 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from accounts import limits
+from accounts.services import do_set_coach_hints
 from tables.engine import BY_NAME, AmountKind
-from tables.play import services
+from tables.play import services, stopping
 from tables.play.errors import TableError
 
 # Our frames are a handful of form fields; anything bigger is not from our page.
 MAX_FRAME_BYTES = 4096
 _WHOLE_NUMBER = re.compile(r"[0-9]{1,12}")
+
+
+# The coach's switch: not a play (no seat, no version), the player's own setting.
+HINTS = "hints"
 
 
 class BadMessage(Exception):
@@ -61,13 +67,26 @@ def _number(message: Mapping[str, Any], key: str, what: str, *, required: bool =
     return int(text)
 
 
-def perform(table_id: int, user, message: Mapping[str, Any]) -> services.Change:
-    """One message to one service call."""
+# The reality check's answers (issue 14): about the player, not one seat or table.
+PLAYER_ACTIONS = ("keep_playing", "stop_playing")
+
+
+def perform(table_id: int, user, message: Mapping[str, Any]) -> services.Change | str | None:
+    """One message to one service call; a str is a notice to show the player (nothing at the table changed for it); the Hints switch changes the player's setting, not the table."""
     action = message.get("action")
     if not isinstance(action, str):
         raise TableError("Press one of the table's buttons.", "unknown_action")
     if not getattr(user, "is_authenticated", False):
         raise TableError("Sign in to play.", "anonymous")
+    if action == "keep_playing":
+        return limits.do_keep_playing(user)
+    if action == "stop_playing":
+        seats = stopping.do_stop_playing(user)
+        if not seats:
+            return "You hold no seat: you have stopped playing."
+        return "Leaving every table: your chips come back to your bankroll as each round ends."
+    if action == HINTS:
+        return _set_hints(user, message)
     spec = BY_NAME.get(action)
     seat = _number(message, "seat", "seat")
     # The page sends the version with every form; a plain POST without one still works (but not for a play).
@@ -94,3 +113,10 @@ def perform(table_id: int, user, message: Mapping[str, Any]) -> services.Change:
         if spec.amount is AmountKind.NONE
         else _number(message, "amount", "amount", required=spec.amount is AmountKind.REQUIRED),
     )
+
+
+def _set_hints(user, message: Mapping[str, Any]) -> None:
+    value = message.get("hints")
+    if value not in ("on", "off"):
+        raise TableError("Hints are switched on or off.", "bad_request")
+    do_set_coach_hints(user, value == "on")

@@ -8,16 +8,37 @@ store it, and work out the table's next deadline and decisions.
 from __future__ import annotations
 
 import datetime as dt
+from functools import partial
 
+from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
 from accounts import ledger
-from accounts.models import TransferKind
+from accounts.models import LedgerAccount, TransferKind, User
 from casino import rows
-from tables.engine import ACTIONS, CardShoe, Event, GameRound, InsuranceStatus, Phase, RuleSet, SeatStatus
+from tables.engine import (
+    ACTIONS,
+    CardShoe,
+    Event,
+    GameRound,
+    InsuranceStatus,
+    Phase,
+    RuleSet,
+    SeatStatus,
+)
 from tables.fairness import shoes
-from tables.models import Round, RoundPhase, RoundSeat, Seat, SeatResult, Shoe, Table
+from tables.models import (
+    Round,
+    RoundPhase,
+    RoundSeat,
+    Seat,
+    SeatAccount,
+    SeatResult,
+    Shoe,
+    Table,
+)
+from tables.play import reviews
 
 # Chips a seat stakes, by the engine event that staked them (the action registry says which).
 STAKE_KINDS = {spec.event: TransferKind(spec.stake) for spec in ACTIONS if spec.stake is not None}
@@ -68,7 +89,8 @@ def open_window(table: Table, now: dt.datetime) -> Round | None:
     shoe_row, engine_shoe = _shoe_for_next_round(table, rules, now)
     number = (table.rounds.aggregate(last=Max("number"))["last"] or 0) + 1
     round_row = Round.objects.create(
-        table=table, number=number, profile=table.profile, shoe=shoe_row, phase=RoundPhase.BETTING, state={}
+        table=table, number=number, profile=table.profile, shoe=shoe_row, phase=RoundPhase.BETTING, state={},
+        names={str(seat.number): seat.player.username for seat in seats},
     )
     stacks: dict[int, int] = {}
     for seat in seats:
@@ -176,7 +198,9 @@ def _finish(table: Table, round_row: Round, engine: GameRound, now: dt.datetime)
             seat.missed_windows += 1
         else:
             seat.missed_windows = 0
-        rows.update(seat, ["net", "missed_windows"])
+        if part.bet:
+            seat.last_bet = part.bet  # the chip tray's Rebet, and the next round's bet
+        rows.update(seat, ["net", "missed_windows", "last_bet"])
         if seat.leaving or seat.missed_windows >= MAX_MISSED_WINDOWS:
             stand_up(seat, table.version + 1)
     # `seats` are all the seats taken, read under the table's lock: who is left is known.
@@ -217,6 +241,26 @@ def record_history(table: Table, round_row: Round, engine: GameRound, seats: lis
             )
         )
     rows.insert(records)
+    if records:
+        # Every decision priced, once the settlement is committed, off the table's path (reviews.py).
+        transaction.on_commit(partial(reviews.schedule_review, round_row.pk))
+
+
+def seat_account_for(seat: Seat, user: User, label: str) -> LedgerAccount:
+    """The player's stack at this seat: the account they had here before when it is free and empty, else a new one.
+
+    The table is locked, so nothing else moves chips into these accounts meanwhile.
+    """
+    kept = SeatAccount.objects.filter(seat=seat, player=user).select_related("account").first()
+    if kept is not None and kept.account.balance == 0 and not Seat.objects.filter(account_id=kept.account_id).exists():
+        return kept.account
+    account = ledger.open_seat_account(user, label)
+    if kept is None:
+        SeatAccount.objects.create(seat=seat, player=user, account=account)
+    else:
+        kept.account = account
+        kept.save(update_fields=["account"])
+    return account
 
 
 def stand_up(seat: Seat, version: int) -> None:

@@ -19,14 +19,15 @@ from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
 
-from accounts import ledger, limits
-from accounts.models import LedgerAccount, User
+from accounts import ledger, pauses
+from accounts.models import User
 from casino import rows
 from tables.engine import BY_NAME, GameRound, IllegalAction, Phase
-from tables.models import Round, Seat, SeatAccount, Table
+from tables.models import Round, Seat, Table
 from tables.play import access, rounds
+from tables.play import limits as play_limits
 from tables.play.changes import Play, TableChanged, announce
-from tables.play.errors import RealityCheck, TableError
+from tables.play.errors import TableError
 
 # Deadlines one call may settle in a row (a window, then a decision, ...).
 MAX_CATCH_UP = 50
@@ -134,6 +135,8 @@ def check_sit(table: Table, user: User, number: int, buy_in: int, version: int |
         raise TableError("Sign in to take a seat.", "anonymous")
     if not access.may_watch(user.pk, table.owner_id):
         raise TableError("This is a private table.", "private")
+    if access.is_paused(user):
+        raise TableError(f"You are taking a break until {pauses.until_words(user)}.", "paused")
     try:
         seat = table.seats.get(number=number)
     except Seat.DoesNotExist:
@@ -155,7 +158,7 @@ def do_sit(
     with transaction.atomic():
         table = _lock(table_id)
         seat = check_sit(table, user, number, buy_in, version)
-        account = _stack_for(seat, user, f"{table.name} seat {number} ({user.username})")
+        account = rounds.seat_account_for(seat, user, f"{table.name} seat {number} ({user.username})")
         try:
             ledger.buy_in(user=user, seat_account=account, amount=buy_in)
         except ledger.InsufficientChips as error:
@@ -163,23 +166,6 @@ def do_sit(
         seat.occupy(user, account, version=table.version + 1, sat_at=timezone.now())
         _start_if_idle(table, rounds.now())
         return _commit(table)
-
-
-def _stack_for(seat: Seat, user: User, label: str) -> LedgerAccount:
-    """The player's stack at this seat: the account they had here before when it is free and empty, else a new one.
-
-    The table is locked, so nothing else moves chips into these accounts meanwhile.
-    """
-    kept = SeatAccount.objects.filter(seat=seat, player=user).select_related("account").first()
-    if kept is not None and kept.account.balance == 0 and not Seat.objects.filter(account_id=kept.account_id).exists():
-        return kept.account
-    account = ledger.open_seat_account(user, label)
-    if kept is None:
-        SeatAccount.objects.create(seat=seat, player=user, account=account)
-    else:
-        kept.account = account
-        kept.save(update_fields=["account"])
-    return account
 
 
 def _own_seat(table: Table, user: User, number: int, seated: list[Seat] | None = None) -> Seat:
@@ -236,8 +222,11 @@ def do_change_seat(
         check_seat_not_stale(target, version)
         # The player, their stack and their record move together; a seat's account is its own, so free it first.
         player, account, sat_at, net, missed = seat.player, seat.account, seat.sat_at, seat.net, seat.missed_windows
+        last_bet = seat.last_bet
         seat.vacate(version=table.version + 1)
-        target.occupy(player, account, version=table.version + 1, sat_at=sat_at, net=net, missed_windows=missed)
+        target.occupy(
+            player, account, version=table.version + 1, sat_at=sat_at, net=net, missed_windows=missed, last_bet=last_bet
+        )
         return _commit(table)
 
 
@@ -298,29 +287,13 @@ def do_act(
                 first = len(engine.events)
                 engine.act(action, seat=seat, hand=hand, amount=amount, actor="player")
                 staked = -sum(event.chips for event in engine.events[first:] if event.seat == seat and event.chips < 0)
-                check_limits(player, action, staked, now)
+                play_limits.check_limits(player, action, staked, now)
 
             _apply(table, round_row, engine, play, seated)
             change = _commit(table, engine, seated)
     if late:
         raise TableError("Time ran out before your click arrived; here is the table as it stands.", "late")
     return change
-
-
-def check_limits(player: User, action: str, staked: int, now: dt.datetime) -> None:
-    """Issue 14: a break, a loss limit, the session time or a due reality check may refuse the play.
-
-    Called after the engine made it, before anything is written: the refusal
-    (a TableError) undoes it with the rest of the transaction.
-    """
-    try:
-        limits.check_stake(
-            limits.limits_of_player(player), player.pk, new_bet=action == "bet", stake=staked, now=now
-        )
-    except limits.RealityCheckDue as due:
-        raise RealityCheck(due.message, due.minutes, due.net) from None
-    except limits.LimitRefused as refusal:
-        raise TableError(refusal.message, refusal.code) from None
 
 
 def _apply(
@@ -387,3 +360,27 @@ def settle_overdue(table_id: int) -> Change | None:
         change = step
         overdue = step.version
     return change
+
+
+# --- Stopping play (issue 14: Stop playing, a break) -------------------------------------
+
+
+def do_play_out(table_id: int) -> Change | None:
+    """Finish the round at a table without timers (a solo table) whose player is leaving: its defaults play it out.
+
+    A shared table's timers finish a leaver's round by themselves; a solo
+    table waits for its player, who is leaving for good (a break, Stop playing).
+    """
+    with transaction.atomic():
+        table = _lock(table_id)
+        if table.timed:
+            return None
+        change = None
+        for _ in range(MAX_CATCH_UP):
+            round_row = rounds.in_progress(table)
+            if round_row is None or not table.seats.filter(player__isnull=False, leaving=True).exists():
+                break
+            engine = rounds.load(round_row)
+            _apply(table, round_row, engine, lambda engine=engine: engine.expire(actor="timer"))
+            change = _commit(table, engine)
+        return change

@@ -167,5 +167,6 @@ def test_the_chart_and_the_seats_cost_two_queries_and_htmx_pages_of_the_statemen
     with CaptureQueriesContext(connection) as partial:
         response = client.get(reverse("profile"), headers={"HX-Request": "true"})
     assert "<svg" not in response.content.decode()
-    # The statement in one query for the chart, the seats holding chips in another.
-    assert len(page.captured_queries) - len(partial.captured_queries) == 2
+    # The statement in one query for the chart, the seats holding chips in another,
+    # and "Your play" in two (the coach's figures, the costliest mistakes).
+    assert len(page.captured_queries) - len(partial.captured_queries) == 4

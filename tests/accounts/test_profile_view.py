@@ -82,3 +82,30 @@ def test_it_shows_the_chips_at_the_tables_beside_the_bankroll(client, alice):
         (str(boardwalk.pk), "Boardwalk", "2", "35"),
         (str(rocket.pk), "Rocket", "1", "925"),
     ]
+
+
+@pytest.mark.django_db
+def test_your_play_shows_accuracy_ev_given_away_per_100_hands_and_the_costliest_mistakes(client, alice, bob):
+    from tables.models import RuleProfile
+    from tests.tables.conftest import make_table
+    from tests.tables.test_history_view import history_row, reviewed
+
+    table = make_table(RuleProfile.ATLANTIC_CITY)
+    small = reviewed(history_row(alice, table), 0, 0.4)
+    big = reviewed(history_row(alice, table), 8.6)
+    reviewed(history_row(alice, table), 0, 0)
+    reviewed(history_row(bob, table), 20.0)  # bob's mistakes are not alice's
+    client.force_login(alice)
+    html = client.get(reverse("profile")).content.decode()
+    panel = re.search(r'<section class="panel your-play".*?</section>', html, re.S).group(0)
+    assert re.search(r'data-play="accuracy">60\.0 %', panel)
+    assert 'data-play="per-100">300.00<' in panel  # 9.0 chips over 3 hands
+    links = re.findall(r'href="/history/(\d+)/\?step=(\d+)"', panel)
+    assert links == [(str(big.round_id), "6"), (str(small.round_id), "7")]
+    assert "cost 8.60 chips" in panel and "20.00" not in panel
+
+
+@pytest.mark.django_db
+def test_your_play_says_so_when_nothing_is_reviewed_yet(client, alice):
+    client.force_login(alice)
+    assert "No decisions reviewed yet" in client.get(reverse("profile")).content.decode()

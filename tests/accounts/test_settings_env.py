@@ -115,3 +115,46 @@ def test_it_pools_postgresql_connections_per_process_unless_told_not_to():
     unpooled = database_settings(DATABASE_URL=url, DATABASE_POOL_SIZE="0", CONN_MAX_AGE="30")
     assert "pool" not in unpooled.get("OPTIONS", {})
     assert unpooled["CONN_MAX_AGE"] == 30
+
+
+LIMITS = {
+    "TABLES_PER_PLAYER": (5, 1),
+    "LOBBY_PAGE_SIZE": (20, 1),
+    "SIGNUPS_PER_ADDRESS_PER_HOUR": (5, 0),
+    "SOCKETS_PER_USER": (20, 1),
+    "SOCKETS_PER_ADDRESS": (50, 1),
+    "BAD_FRAMES_PER_SECOND": (5, 1),
+}
+
+
+def limit_settings(**env: str) -> tuple[int, str]:
+    import subprocess
+    import sys
+
+    code = "import json; from django.conf import settings; print(json.dumps({n: getattr(settings, n) for n in %r}))"
+    result = subprocess.run(
+        [sys.executable, "-c", f"import django; django.setup(); {code % list(LIMITS)}"],
+        env={"DJANGO_SETTINGS_MODULE": "casino.settings", "PATH": "/usr/bin:/bin", **env},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    return result.returncode, result.stdout + result.stderr
+
+
+def test_the_limits_have_their_defaults_and_read_the_environment():
+    import json
+
+    code, out = limit_settings()
+    assert code == 0, out
+    assert json.loads(out) == {name: default for name, (default, _) in LIMITS.items()}
+    code, out = limit_settings(TABLES_PER_PLAYER="2", BAD_FRAMES_PER_SECOND="9")
+    assert (json.loads(out)["TABLES_PER_PLAYER"], json.loads(out)["BAD_FRAMES_PER_SECOND"]) == (2, 9)
+
+
+@pytest.mark.parametrize("name", list(LIMITS))
+def test_a_limit_that_is_not_a_number_or_below_its_minimum_stops_the_process(name):
+    code, out = limit_settings(**{name: "lots"})
+    assert code != 0 and f"{name}='lots' is not a whole number" in out
+    code, out = limit_settings(**{name: str(LIMITS[name][1] - 1)})
+    assert code != 0 and f"{name}={LIMITS[name][1] - 1} is below its minimum of {LIMITS[name][1]}" in out

@@ -161,8 +161,9 @@ SIGNED_IN: dict[str, Callable[[Site], str]] = {
     "replay": lambda site: f"/history/{site.round_id}/?step=4",
     "profile": lambda site: "/accounts/profile/",
     "rounds": lambda site: f"/tables/{site.solo_id}/rounds/",
+    "strategy": lambda site: "/tables/strategy/rocket-academy/",
 }
-SCREENSHOTS = {"lobby", "help", "history", "profile"}
+SCREENSHOTS = {"lobby", "help", "history", "profile", "strategy"}
 
 
 @pytest.mark.parametrize("viewport", [PHONE, DESK], ids=["390x844", "1280x800"])

@@ -323,7 +323,7 @@ async def test_a_foreign_or_missing_origin_is_refused(multi_table, alice, origin
 
 @pytest.mark.asyncio
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.parametrize("origin", [ORIGIN, "http://127.0.0.1:8000", "https://localhost"])
+@pytest.mark.parametrize("origin", [ORIGIN, "http://127.0.0.1:8000", "https://localhost", "http://[::1]:8000"])
 async def test_our_own_origins_connect(multi_table, alice, origin):
     tab = await Tab.open(multi_table, alice, origin=origin)
     assert tab.connected and 'id="seats"' in tab.frames[0]
@@ -633,3 +633,56 @@ async def test_no_frame_holds_the_live_shoe_or_its_seed(alice, bob, seeded):
             assert_nothing_secret(frame, seeded, hole_card, "a frame")
         assert 'data-card="hidden"' in tab.last
         await tab.close()
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize(
+    ("site", "origin", "opens"),
+    [
+        ("127.0.0.1:8000", "http://127.0.0.1:8000", True),
+        ("127.0.0.1:8000", "http://localhost:8000", False),  # another host of ALLOWED_HOSTS is another site
+        ("127.0.0.1:8000", "http://localhost:9999", False),
+        ("127.0.0.1:8000", "http://127.0.0.1:9999", False),
+        ("127.0.0.1:8000", "https://127.0.0.1", False),
+        ("127.0.0.1:8000", "https://127.0.0.1:8000", False),
+        ("localhost", "http://localhost:80", True),
+        ("localhost", "http://localhost:3000", False),
+        ("evil.example", "http://evil.example", False),  # a host outside ALLOWED_HOSTS
+    ],
+)
+async def test_the_origin_must_be_the_sites_own_scheme_host_and_port(multi_table, alice, site, origin, opens):
+    from tests.tables.ws import _session_cookie, communicator
+
+    cookie = await database_sync_to_async(_session_cookie)(alice)
+    headers = [(b"host", site.encode()), (b"origin", origin.encode()), (b"cookie", f"sessionid={cookie}".encode())]
+    socket = communicator(f"/ws/tables/{multi_table.pk}/", headers)
+    connected, _ = await socket.connect(timeout=10)
+    assert connected is opens
+    await socket.disconnect()
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_behind_a_trusted_tls_proxy_the_https_origin_opens(multi_table, alice, settings):
+    from tests.tables.ws import _session_cookie, communicator
+
+    settings.CSRF_TRUSTED_ORIGINS = ["https://casino.example:8443"]
+    cookie = await database_sync_to_async(_session_cookie)(alice)
+
+    async def opens(origin: str, peer: str, proto: str = "https") -> bool:
+        headers = [
+            (b"host", b"localhost"), (b"origin", origin.encode()), (b"x-forwarded-proto", proto.encode()),
+            (b"cookie", f"sessionid={cookie}".encode()),
+        ]
+        socket = communicator(f"/ws/tables/{multi_table.pk}/", headers)
+        socket.scope["client"] = [peer, 40000]
+        connected, _ = await socket.connect(timeout=10)
+        await socket.disconnect()
+        return connected
+
+    settings.TRUSTED_PROXIES = ["127.0.0.1"]
+    assert await opens("https://localhost", "127.0.0.1")
+    assert not await opens("http://localhost", "127.0.0.1")
+    assert not await opens("https://localhost", "203.0.113.5")  # X-Forwarded-Proto from anyone else is not believed
+    assert await opens("https://casino.example:8443", "203.0.113.5")  # CSRF_TRUSTED_ORIGINS

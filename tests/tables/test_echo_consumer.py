@@ -8,6 +8,7 @@ from django.urls import URLPattern
 
 from casino import asgi
 from casino.echo import CLOSE_NOT_TEXT, CLOSE_TOO_BIG, MAX_FRAME_BYTES, EchoConsumer
+from tests.tables.ws import same_origin_headers
 
 
 async def connect() -> WebsocketCommunicator:
@@ -69,6 +70,6 @@ def test_the_route_is_mounted_with_echo_endpoint_true(monkeypatch):
 @pytest.mark.asyncio
 async def test_the_served_application_has_no_echo_by_default():
     # The test process runs without ECHO_ENDPOINT, like production.
-    communicator = WebsocketCommunicator(asgi.application, "/ws/echo/", headers=[(b"origin", b"http://localhost")])
+    communicator = WebsocketCommunicator(asgi.application, "/ws/echo/", headers=same_origin_headers())
     with pytest.raises(ValueError, match="No route found"):
         await communicator.connect(timeout=1)

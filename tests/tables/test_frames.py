@@ -225,7 +225,7 @@ def test_a_frame_after_a_play_carries_only_the_pieces_that_changed(betting, alic
 
     # Everyone sees the parts of alice's seat that changed (her countdown, stack and bet) and
     # the log's new line, and nothing else of the table.
-    changed = ["seat-1-head", "seat-1-stack", "seat-1-play"]
+    changed = ["seat-1-head", "seat-1-play", "seat-1-stack"]
     assert piece_ids(after[carol]) == [*changed, "log-lines", "version"]
     assert piece_ids(after[bob]) == [*changed, "log-lines", "version"]
     # alice's buttons are gone: she has bet.
@@ -254,7 +254,7 @@ def test_a_reconnecting_viewer_gets_the_whole_table(betting, alice, bob):
 
     again = frame_for(frames.rendered(betting.pk, change.version), bob, 1000, None, Sent())
 
-    assert piece_ids(again) == ["bankroll", "status", "turn", "dealer", "notice", "controls", "seats", "log", "version"]
+    assert piece_ids(again) == ["bankroll", "status", "turn", "dealer", "result", "notice", "controls", "seats", "log", "version"]
     assert all(f'id="seat-{n}"' in again for n in range(1, 6))
     assert "alice bets 10." in again
 

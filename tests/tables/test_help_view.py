@@ -110,3 +110,11 @@ def test_fairness_explains_the_commitment_and_links_a_shoe_the_player_may_verify
     fairness = section(client.get(reverse("help")).content.decode(), "fairness")
     assert f'<a href="{reverse("verify_shoe", args=[shoe.pk])}">verify shoe {shoe.pk}</a>' in fairness
     assert client.get(reverse("verify_shoe", args=[shoe.pk])).status_code == 200
+
+
+def test_each_profile_shows_its_house_edge_and_links_its_strategy_chart(client):
+    html = client.get(reverse("help")).content.decode()
+    for slug in RuleProfile.values:
+        profile = re.search(rf'<article id="rules-{slug}".*?</article>', html, re.S).group(0)
+        assert "% with basic strategy" in profile
+        assert f'href="{reverse("strategy", args=[slug])}"' in profile

@@ -101,6 +101,7 @@ def stored(row: RoundSeat) -> dict:
         "events": [
             {**event, "time": time} for event, time in zip(round_row.state["events"], round_row.event_times, strict=True)
         ],
+        "review": row.review,
     }
 
 
@@ -269,6 +270,24 @@ async def test_under_asgi_each_piece_is_written_as_it_is_sent():
         sent.append(piece)
         assert len(written) == len(sent)  # the next piece is not written before this one is sent
     assert sent == [b"[0]", b"[1]", b"[2]"]
+
+
+def test_the_exports_carry_each_decisions_review_once_it_is_done(client, alice, bob, rig):
+    from tables.play.reviews import review_unreviewed
+
+    play_the_four_kinds_of_round(alice, bob, rig)
+    client.force_login(alice)
+    before = json.loads(body(client.get(JSON_URL)))
+    assert all(item["review"] is None for item in before)
+    assert review_unreviewed() >= 4
+    items = json.loads(body(client.get(JSON_URL)))
+    rows = list(RoundSeat.objects.filter(player=alice).order_by("id"))
+    assert [item["review"] for item in items] == [row.review for row in rows]
+    split = items[0]["review"]
+    assert split[0]["action"] == "split" and {"best", "ev", "best_ev", "cost_chips", "cost_pct", "is_best"} <= set(split[0])
+    records = list(csv.DictReader(io.StringIO(body(client.get(CSV_URL)), newline="")))
+    assert [int(r["decisions"]) for r in records] == [row.decisions for row in rows]
+    assert [float(r["chips_given_away"]) for r in records] == [round(row.ev_given, 2) for row in rows]
 
 
 def failing_after_the_first_record(monkeypatch):

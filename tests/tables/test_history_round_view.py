@@ -126,8 +126,9 @@ def test_the_last_step_shows_the_doubled_split_hands_and_their_results(client, a
     text = response.content.decode()
     assert step_of(response) == len(round_row.state["events"])
     assert dealer_cards(response) == ["6H", "TD", "9D"]
-    assert "21 · bet 20 · <span class=\"outcome win\">win</span>" in text
-    assert "18 · bet 10 · <span class=\"outcome win\">win</span>" in text
+    # Each hand's outcome with the chips it won.
+    assert "21 · bet 20 <span class=\"outcome win\">Win +20</span>" in text
+    assert "18 · bet 10 <span class=\"outcome win\">Win +10</span>" in text
     assert "Stack <strong data-stack>130</strong>" in text
     assert 'rel="next"' not in text
 
@@ -158,12 +159,14 @@ def test_an_insurance_round_shows_the_insurance_and_its_payout(client, alice, so
     client.force_login(alice)
     response = client.get(url(round_row, step=taken))
     text = response.content.decode()
-    assert "Bet 10 · insurance 5" in text
+    assert '<p class="bet">Bet 10</p><p class="ins">Insurance 5</p>' in text
     assert "<strong>alice takes insurance for 5.</strong> <span class=\"help\">by the player" in text
     assert dealer_cards(response) == ["AH", "hidden"]
     last = client.get(url(round_row, step=99)).content.decode()
     assert "alice&#x27;s insurance pays 15." in last
-    assert '<span class="outcome lose">lose</span>' in last
+    # The dealer's blackjack is called one, on the dealer and on the hand it beat.
+    assert '<span class="outcome lose">Dealer blackjack -10</span>' in last
+    assert '<span class="total bj">Blackjack</span>' in last
 
 
 def test_a_surrender_round_shows_half_the_bet_back(client, alice, rig):
@@ -177,7 +180,7 @@ def test_a_surrender_round_shows_half_the_bet_back(client, alice, rig):
     client.force_login(alice)
     last = client.get(url(round_row, step=99)).content.decode()
     assert "alice surrenders." in last
-    assert '<span class="outcome surrender">surrender</span>' in last
+    assert '<span class="outcome surrender">Surrender -6</span>' in last
     assert "Stack <strong data-stack>94</strong>" in last
 
 
@@ -269,3 +272,21 @@ def test_the_replay_takes_a_pinned_number_of_queries(client, alice, solo_table, 
     # The session, the user, the round's players, the round with its table and shoe, the bankroll.
     with django_assert_num_queries(5):
         client.get(url(round_row, step=3))
+
+
+def test_each_decision_step_shows_its_review_once_the_round_is_reviewed(client, alice, solo_table, rig):
+    from tables.play.reviews import review_round
+
+    round_row = play_split_and_double(solo_table, alice, rig)
+    client.force_login(alice)
+    before = client.get(url(round_row)).content.decode()
+    assert "Not reviewed yet" in before
+    review_round(round_row.pk)
+    split_step = next(n for n, e in enumerate(round_row.state["events"], start=1) if e["kind"] == "split")
+    html = client.get(url(round_row, step=split_step)).content.decode()
+    line = re.search(r'<p class="review[^"]*" data-review="split">(.*?)</p>', html, re.S).group(1)
+    assert re.search(r"Best: Split \(-?\d\.\d{3}\) · You: Split \(-?\d\.\d{3}\) · the best play", line)
+    # Every decision of the round, each linking to its step.
+    review = re.search(r'<section class="panel" id="review".*?</section>', html, re.S).group(0)
+    assert f'href="?step={split_step}"' in review and review.count("<li") == 3
+    assert client.get(url(round_row, step=split_step - 1)).content.decode().count('data-review="') == 0

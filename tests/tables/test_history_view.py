@@ -279,3 +279,34 @@ def test_the_page_takes_a_pinned_number_of_queries(client, alice, solo_table, dj
     # The htmx fragment renders no filter form: no table list.
     with django_assert_num_queries(6):
         client.get(URL, {"outcome": "loss", "table": other.pk}, headers={"HX-Request": "true"})
+
+
+def reviewed(row: RoundSeat, *costs: float) -> RoundSeat:
+    """Give a history row a review: one decision per cost (0: the best play)."""
+    verdicts = [
+        {"seq": 5 + n, "seat": row.seat, "hand": 0, "cards": ["TS", "6H"], "dealer": "TD", "bet": 10,
+         "action": "stand" if cost else "hit", "actor": "player", "ev": -0.54 if cost else -0.536, "best": "hit",
+         "best_ev": -0.536, "evs": {}, "cost_chips": cost, "cost_pct": cost * 10, "is_best": cost == 0}
+        for n, cost in enumerate(costs)
+    ]
+    RoundSeat.objects.filter(pk=row.pk).update(
+        review=verdicts, decisions=len(costs), best_decisions=sum(1 for c in costs if c == 0),
+        ev_given=sum(costs), worst_cost=max(costs, default=0),
+    )
+    return row
+
+
+def test_the_summary_shows_accuracy_and_chips_given_away_for_the_filtered_rounds(client, alice, solo_table):
+    other = make_table(RuleProfile.INTERNET_6, name="Six")
+    reviewed(history_row(alice, solo_table, net=10), 0, 0.5, 0)
+    reviewed(history_row(alice, solo_table, net=-10), 1.25)
+    reviewed(history_row(alice, other, net=5), 0, 3.0)
+    history_row(alice, solo_table)  # not reviewed yet
+    client.force_login(alice)
+    response = client.get(URL)
+    assert figure(response, "accuracy").startswith("50.0 %") and "(3 of 6 decisions)" in figure(response, "accuracy")
+    assert figure(response, "given-away") == "4.75"
+    assert "3 of 4 rounds reviewed so far" in response.content.decode()
+    filtered = client.get(URL, {"table": solo_table.pk})
+    assert figure(filtered, "accuracy").startswith("50.0 %") and "(2 of 4 decisions)" in figure(filtered, "accuracy")
+    assert figure(filtered, "given-away") == "1.75"

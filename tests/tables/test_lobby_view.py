@@ -173,7 +173,7 @@ def test_htmx_gets_the_live_part_and_a_poll_gets_204_while_nothing_changes(clien
     assert page["Vary"] and "HX-Request" in page["Vary"]
     poll = poll_url(page.content.decode())
     assert poll.startswith(reverse("lobby") + "?profile=atlantic-city-multi&seen=")
-    assert 'hx-trigger="every 5s [document.visibilityState === \'visible\']"' in page.content.decode()
+    assert 'hx-trigger="every 5s" data-poll-when-visible' in page.content.decode()  # static/js/site.js skips it while hidden
 
     unchanged = client.get(poll, headers=HTMX)
     assert unchanged.status_code == 204 and unchanged.content == b""
@@ -265,3 +265,68 @@ def test_a_refused_rocket_table_shows_the_error_in_the_whole_lobby(client, alice
     seats = re.search(r'<input[^>]*name="seats"[^>]*>', html).group(0)
     assert 'value="9"' in seats and "autofocus" in seats and 'aria-invalid="true"' in seats
     assert "Ensure this value is less than or equal to 7." in html
+
+
+# --- Pages (LOBBY_PAGE_SIZE) -----------------------------------------------------------
+
+
+def listed_ids(html: str) -> list[int]:
+    open_part = re.search(r'<div id="open-tables".*?(?=<section id="your-tables"|\Z)', html, re.DOTALL).group(0)
+    return [int(n) for n in re.findall(r'<article class="table-card[^"]*" id="table-(\d+)"', open_part)]
+
+
+@pytest.fixture
+def seven_tables(settings, db) -> list[Table]:
+    settings.LOBBY_PAGE_SIZE = 3
+    solo = make_table(RuleProfile.ATLANTIC_CITY, name="Solo house table")  # one seat: listed after the shared ones
+    shared = [make_table(RuleProfile.INTERNET_7, name=f"Shared {n}") for n in range(6)]
+    return [*shared, solo]
+
+
+def test_it_lists_the_open_tables_page_by_page_shared_tables_first(client, alice, seven_tables):
+    client.force_login(alice)
+    client.post(reverse("play_solo"))
+    pages = [client.get(reverse("lobby") + (f"?page={n}" if n > 1 else "")).content.decode() for n in (1, 2, 3)]
+    assert [listed_ids(html) for html in pages] == [
+        [t.pk for t in seven_tables[0:3]], [t.pk for t in seven_tables[3:6]], [seven_tables[6].pk]
+    ]
+    assert 'href="/tables/?page=2" ' in pages[0] and "Previous page" not in pages[0]
+    assert 'href="/tables/?page=3" ' in pages[1] and 'href="/tables/" ' in pages[1]
+    assert "Next page" not in pages[2] and "Page 3" in pages[2]
+    # "Your tables" is on every page.
+    assert all('<section id="your-tables"' in html and "alice&#x27;s solo table" in html for html in pages)
+
+
+def test_the_poll_keeps_the_page_and_the_filter(client, alice, seven_tables):
+    html = client.get(reverse("lobby") + "?profile=internet-7&page=2").content.decode()
+    poll = poll_url(html)
+    assert "profile=internet-7" in poll and "page=2" in poll
+    response = client.get(poll.replace(re.search(r"seen=\w+", poll).group(0), "seen=old"), headers=HTMX)
+    assert response.status_code == 200
+    assert listed_ids(response.content.decode()) == [t.pk for t in seven_tables[3:6]]
+    assert client.get(poll, headers=HTMX).status_code == 204  # nothing changed on that page
+
+
+@pytest.mark.parametrize(
+    ("page", "shown"),
+    [("abc", 1), ("0", 1), ("-1", 1), ("", 1), ("2.5", 1), ("²", 1), ("99999999999999999999999", 1), ("999", 3), ("4", 3)],
+)
+def test_a_page_that_is_not_one_is_clamped_never_an_error(client, seven_tables, page, shown):
+    response = client.get(reverse("lobby"), {"page": page})
+    assert response.status_code == 200
+    assert f"Page {shown}</span>" in response.content.decode()
+    fragment = client.get(reverse("lobby"), {"page": page}, headers=HTMX)
+    assert fragment.status_code == 200
+
+
+def test_a_filter_change_starts_again_at_page_1(client, seven_tables):
+    html = client.get(reverse("lobby") + "?page=2").content.decode()
+    form = re.search(r'<form id="lobby-filters".*?</form>', html, re.DOTALL).group(0)
+    assert 'name="page"' not in form
+
+def test_each_table_shows_its_exact_house_edge_with_basic_strategy(client):
+    six = make_table(RuleProfile.INTERNET_6, name="Six Shooter")
+    rocket = make_table(RuleProfile.ROCKET_ACADEMY, name="Launch pad")
+    html = client.get(reverse("lobby")).content.decode()
+    assert "House edge 0.41 % with basic strategy" in text_of(card(html, six))
+    assert "House edge -0.27 % with basic strategy (the player is ahead)" in text_of(card(html, rocket))

@@ -48,3 +48,18 @@ def test_a_long_usernames_seat_account_at_a_long_named_table_fits(longest_name):
     assert len(account.label) == LABEL
     assert account.label.startswith("T" * 80 + " seat 2 (aaa") and account.label.endswith("…")
     assert account.balance > 0  # the buy-in went in
+
+
+def test_a_long_usernames_tables_are_named_within_the_column(longest_name):
+    from tables.models import Table
+    from tables.play import lobby
+
+    limit = Table._meta.get_field("name").max_length
+    solo = lobby.solo_table_for(longest_name)
+    rockets = [lobby.create_rocket_table(longest_name, seats=n) for n in (1, 2)]
+    for table in (solo, *rockets):
+        table.refresh_from_db()
+        assert len(table.name) <= limit and table.name.startswith("aaaa")
+    assert len({table.name for table in rockets}) == 2
+    services.do_sit(rockets[1].pk, longest_name, 1)  # its seat account's label fits too
+    assert all(len(account.label) <= LABEL for account in LedgerAccount.objects.filter(user=longest_name))

@@ -7,11 +7,11 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.test import Client
 
-from tables.live.sockets import CLOSE_SIGNED_OUT
 from casino.asgi import application
+from tables.live.sockets import CLOSE_SIGNED_OUT
 from tables.models import Seat
 from tests.conftest import PASSWORD
-from tests.tables.ws import ORIGIN, Tab, notice
+from tests.tables.ws import ORIGIN, Tab, notice, same_origin_headers
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 
@@ -25,7 +25,7 @@ def signed_in(user) -> Client:
 
 async def open_tab(table, client: Client) -> Tab:
     """A tab of the browser `client` is: its session cookie on the socket."""
-    headers = [(b"origin", ORIGIN.encode()), (b"cookie", f"sessionid={client.cookies['sessionid'].value}".encode())]
+    headers = [*same_origin_headers(ORIGIN), (b"cookie", f"sessionid={client.cookies['sessionid'].value}".encode())]
     communicator = WebsocketCommunicator(application, f"/ws/tables/{table.pk}/", headers=headers)
     connected, _ = await communicator.connect(timeout=5)
     assert connected

@@ -47,7 +47,7 @@ async def test_it_sends_the_whole_table_on_connect_to_a_spectator(multi_table):
         assert piece in first
     # htmx's ws extension swaps each top-level element by its id.
     assert [piece for piece, _ in top_level_pieces(first)] == [
-        "status", "turn", "dealer", "notice", "controls", "seats", "log", "version"
+        "status", "turn", "dealer", "result", "notice", "controls", "seats", "log", "version"
     ]
     assert "Sit here" not in first  # anonymous viewers watch
     await tab.close()
@@ -94,7 +94,8 @@ async def test_a_solo_atlantic_city_round_from_sitting_to_settlement(solo_table,
     assert 'data-card="8D"' in frame
     assert "hand 1: win, 20 back" in frame
     assert await balance_of(solo_table, 1) == 110
-    assert "+10</span> since sitting" in frame
+    assert 'Stack <strong data-stack>110</strong> · session <span class="plus">+10</span>' in frame
+    assert '<div id="result" class="win" role="status">You win +10</div>' in frame
     await assert_books_balance()
     await tab.close()
 

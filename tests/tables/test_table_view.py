@@ -61,3 +61,10 @@ def test_the_last_rounds_of_a_table_are_one_click_away(client, alice, rig):
     client.force_login(alice)
     page = client.get(reverse("table", args=[table.pk])).content.decode()
     assert reverse("table_rounds", args=[table.pk]) in page
+
+
+def test_its_rules_show_the_house_edge_and_link_the_strategy_chart(client, multi_table):
+    html = client.get(reverse("table", args=[multi_table.pk])).content.decode()
+    rules = html.split('<details class="rules">', 1)[1].split("</details>", 1)[0]
+    assert "House edge 0.49 % with basic strategy" in rules
+    assert f'href="{reverse("strategy", args=[multi_table.profile])}"' in rules

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from urllib.parse import urlsplit
 
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
@@ -15,6 +16,19 @@ from tables.live.pieces import _split
 ORIGIN = "http://localhost"
 
 
+def same_origin_headers(origin: str = ORIGIN) -> list[tuple[bytes, bytes]]:
+    """Origin, and the Host a page at that origin opens its socket to (casino/origins.py compares the two)."""
+    return [(b"origin", origin.encode()), (b"host", urlsplit(origin).netloc.encode())]
+
+
+def communicator(path: str, headers: list[tuple[bytes, bytes]], *, origin: str = ORIGIN) -> WebsocketCommunicator:
+    """A socket to `path` as a page at `origin` opens it: wss from an https page."""
+    socket = WebsocketCommunicator(application, path, headers=headers)
+    # Read when the application first runs, on the next turn of the loop.
+    socket.scope["scheme"] = "wss" if origin.startswith("https:") else "ws"
+    return socket
+
+
 def _session_cookie(user) -> str:
     client = Client()
     client.force_login(user)
@@ -24,7 +38,7 @@ def _session_cookie(user) -> str:
 class Page:
     """The table page as a browser holds it: each frame's pieces swapped in by id (htmx's ws extension)."""
 
-    ORDER = ("bankroll", "status", "turn", "dealer", "seats", "notice", "controls", "log", "version")
+    ORDER = ("bankroll", "status", "turn", "dealer", "result", "seats", "notice", "controls", "log", "version")
 
     def __init__(self) -> None:
         self.pieces: dict[str, str] = {}
@@ -101,13 +115,13 @@ class Tab:
 
     @classmethod
     async def open(cls, table, user=None, *, origin: str = ORIGIN, expect_open: bool = True) -> Tab:
-        headers = [(b"origin", origin.encode())]
+        headers = same_origin_headers(origin)
         if user is not None:
             cookie = await database_sync_to_async(_session_cookie)(user)
             headers.append((b"cookie", f"sessionid={cookie}".encode()))
-        communicator = WebsocketCommunicator(application, f"/ws/tables/{table.pk}/", headers=headers)
-        connected, _ = await communicator.connect(timeout=5)
-        tab = cls(communicator)
+        socket = communicator(f"/ws/tables/{table.pk}/", headers, origin=origin)
+        connected, _ = await socket.connect(timeout=5)
+        tab = cls(socket)
         tab.connected = connected
         if connected and expect_open:
             await tab.receive()

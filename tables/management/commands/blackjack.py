@@ -1,4 +1,4 @@
-"""``manage.py blackjack scenario FILE.json``, ``... simulate ...``, ``... ev ...`` and ``... edge ...``.
+"""``manage.py blackjack scenario FILE.json``, ``... simulate ...``, ``... ev ...``, ``... edge ...`` and ``... edges``.
 
 A thin shell: the work is done by ``tables.engine.scenario``, ``tables.engine.simulate``
 and ``tables.engine.exact``.
@@ -9,11 +9,19 @@ from __future__ import annotations
 import json
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from tables.engine.exact import Composition, action_evs, analyse, best_action, describe_hand
+from tables.engine.exact import (
+    Composition,
+    action_evs,
+    analyse,
+    best_action,
+    describe_hand,
+    edge_figures,
+)
 from tables.engine.rules import PROFILES
 from tables.engine.scenario import ScenarioError, load_scenario, run_scenario
 from tables.engine.simulate import ENGINES, parse_seed, simulate
@@ -42,6 +50,10 @@ class Command(BaseCommand):
         ev.add_argument("--removed", default="", help="other cards already out of the shoe, e.g. 5,9,K")
         edge = commands.add_parser("edge", help="exact house edge of a profile off the top of a fresh shoe")
         edge.add_argument("--profile", required=True, choices=sorted(PROFILES))
+        edges = commands.add_parser("edges", help="exact edges of every profile; --write stores them for the site")
+        edges.add_argument("--write", action="store_true",
+                           help=f"write the figures the lobby shows ({edge_figures.__name__.replace('.', '/')}.py)")
+        edges.add_argument("--output", default=None, help="write to this file instead (with --write)")
 
     def handle(self, *args: Any, **options: Any) -> None:
         if options["subcommand"] == "scenario":
@@ -50,6 +62,8 @@ class Command(BaseCommand):
             self._ev(options)
         elif options["subcommand"] == "edge":
             self._edge(options["profile"])
+        elif options["subcommand"] == "edges":
+            self._edges(options)
         else:
             self._simulate(options)
 
@@ -112,3 +126,21 @@ class Command(BaseCommand):
             "sd_per_round": round(game.sd_per_round, 5),
             "seconds": round(time.perf_counter() - started, 2),
         }))
+
+    def _edges(self, options: dict[str, Any]) -> None:
+        """Every profile's exact edges, one JSON line each, then all of them; --write stores them."""
+        started = time.perf_counter()
+        figures = {}
+        for slug in sorted(PROFILES):
+            game = analyse(PROFILES[slug])
+            figures[slug] = {
+                "house_edge_pct": round(100 * game.house_edge, 5),
+                "basic_strategy_edge_pct": round(100 * game.basic_strategy_edge, 5),
+                "sd_per_round": round(game.sd_per_round, 5),
+            }
+            self.stdout.write(json.dumps({"profile": slug, **figures[slug]}))
+        if options["write"]:
+            path = Path(options["output"] or edge_figures.__file__)
+            path.write_text(edge_figures.module_text(figures))
+            self.stderr.write(f"Wrote {path}")
+        self.stdout.write(json.dumps({"profiles": figures, "seconds": round(time.perf_counter() - started, 2)}))

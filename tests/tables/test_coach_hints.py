@@ -1,0 +1,101 @@
+"""The coach at the table: a player's Hints switch and their hint, in their own controls and nobody else's."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from accounts.models import User
+from tables.live import coach
+from tables.live.pieces import whole_table
+from tables.play import services
+from tables.play.errors import TableError
+from tables.play.messages import perform
+from tests.tables.conftest import open_next_window
+from tests.tables.test_verify_shoe import version
+
+pytestmark = pytest.mark.django_db
+
+
+def controls_html(frame: str) -> str:
+    return re.search(r'<section id="controls".*?</section>', frame, re.S).group(0)
+
+
+@pytest.fixture
+def deciding(multi_table, alice, bob, rig):
+    """alice (seat 1) holds 10,6 against a ten and decides; bob (seat 2) holds 9,9."""
+    coach.forget()
+    rig(["TS", "9C", "TD", "6H", "9D", "7C", "2S", "3S", "4S"])
+    services.do_sit(multi_table.pk, alice, 1)
+    services.do_sit(multi_table.pk, bob, 2)
+    open_next_window(multi_table)
+    services.do_act(multi_table.pk, alice, "bet", seat=1, amount=10, version=version(multi_table))
+    services.do_act(multi_table.pk, bob, "bet", seat=2, amount=10, version=version(multi_table))
+    return multi_table
+
+
+def hints_on(user: User) -> None:
+    perform(0, user, {"action": "hints", "hints": "on"})
+
+
+def wait_for_hints() -> None:
+    for future in list(coach._futures.values()):
+        future.result(timeout=30)
+
+
+def test_hints_are_off_until_the_player_switches_them_on_and_then_remembered(deciding, alice):
+    assert User.objects.get(pk=alice.pk).coach_hints is False
+    frame, _ = whole_table(deciding.pk, alice)
+    assert "Hints: off" in controls_html(frame) and "data-hint" not in frame
+    hints_on(alice)
+    assert User.objects.get(pk=alice.pk).coach_hints is True
+    perform(0, alice, {"action": "hints", "hints": "off"})
+    assert User.objects.get(pk=alice.pk).coach_hints is False
+
+
+def test_a_bad_switch_is_refused_and_changes_nothing(alice):
+    with pytest.raises(TableError):
+        perform(0, alice, {"action": "hints", "hints": "maybe"})
+    assert User.objects.get(pk=alice.pk).coach_hints is False
+
+
+def test_the_player_sees_basic_strategy_at_once_then_every_plays_exact_value_in_chips(deciding, alice):
+    hints_on(alice)
+    first, _ = whole_table(deciding.pk, alice)
+    hint = controls_html(first)
+    # Not ready within the frame (the frame never waits): the chart's play, labelled as such.
+    assert 'data-hint="basic"' in hint and "Basic strategy: <strong>Hit</strong>" in hint
+    wait_for_hints()
+    later, _ = whole_table(deciding.pk, alice)
+    hint = controls_html(later)
+    assert 'data-hint="exact"' in hint
+    # 10,6 against a ten, bob's 9,9 seen: about -5.4 chips for a bet of 10 either way; hitting is better.
+    plays = dict(re.findall(r'data-play="(\w+)">[A-Za-z ]+ ([-+][0-9.]+)', hint))
+    assert set(plays) == {"hit", "stand", "double"}
+    assert -5.5 < float(plays["hit"]) < float(plays["stand"]) + 0.2 and float(plays["double"]) < -10
+    assert re.search(r'class="best" data-play="hit">Hit -5\.\d\d \(best\)', hint)
+    assert "with the 411 cards you have not seen" in hint
+
+
+def test_nobody_else_sees_the_hint(deciding, alice, bob, carol):
+    hints_on(alice)
+    hints_on(bob)  # bob's own hints show only at his own decisions
+    whole_table(deciding.pk, alice)
+    wait_for_hints()
+    for viewer in (bob, carol, None):
+        frame, _ = whole_table(deciding.pk, viewer)
+        assert "data-hint" not in frame and "Expected value" not in frame
+    assert "data-hint" in whole_table(deciding.pk, alice)[0]
+
+
+def test_the_hint_follows_the_hand(deciding, alice):
+    hints_on(alice)
+    whole_table(deciding.pk, alice)
+    wait_for_hints()
+    services.do_act(deciding.pk, alice, "hit", seat=1, version=version(deciding))  # 10,6,2: 18
+    whole_table(deciding.pk, alice)
+    wait_for_hints()
+    hint = controls_html(whole_table(deciding.pk, alice)[0])
+    assert re.search(r'class="best" data-play="stand">Stand', hint)
+    assert 'data-play="double"' not in hint  # three cards: no double
