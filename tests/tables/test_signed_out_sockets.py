@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import pytest
+import pytest_asyncio
+from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
+from django.db import connections
 from django.test import Client
 
 from casino.asgi import application
@@ -14,6 +17,16 @@ from tests.conftest import PASSWORD
 from tests.tables.ws import ORIGIN, Tab, notice, same_origin_headers
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
+
+
+@pytest_asyncio.fixture(autouse=True)
+async def no_connection_left_behind():
+    """The test client signs in on Channels' database thread: close what it opened there.
+
+    Left open, the next test without the database (the echo consumer's) trips on it.
+    """
+    yield
+    await sync_to_async(connections.close_all)()
 
 
 @database_sync_to_async
