@@ -15,7 +15,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from accounts import ledger, limits
+from accounts import ledger, limits, pauses
 from accounts.models import AccountKind, LedgerAccount, Transfer, TransferKind, User
 
 REFILL_EVERY = dt.timedelta(hours=24)
@@ -58,6 +58,8 @@ def _last_refill(user: User, now: dt.datetime) -> dt.datetime | None:
 
 def check_refill(user: User, bankroll: LedgerAccount, now: dt.datetime) -> int:
     """The chips a refill grants now; RefillRefused if none."""
+    if pauses.is_paused(user, now):
+        raise RefillRefused(f"You are taking a break until {pauses.until_words(user)}: no refill until then.")
     held = bankroll.balance + ledger.at_tables_balance(user.pk)
     if held >= settings.REFILL_BELOW_CHIPS:
         raise RefillRefused(
@@ -81,6 +83,7 @@ def do_refill(user: User) -> Transfer:
     with transaction.atomic():
         # The lock makes two clicks (two tabs) wait for each other: the second sees the first refill.
         bankroll = LedgerAccount.objects.select_for_update().get(kind=AccountKind.BANKROLL, user=user)
+        user = User.objects.get(pk=user.pk)  # as it stands now: a break taken in another tab counts
         now = timezone.now()
         amount = check_refill(user, bankroll, now)
         return ledger.transfer(

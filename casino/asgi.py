@@ -17,6 +17,7 @@ from django.urls import path  # noqa: E402
 from casino import shutdown, watchdog  # noqa: E402
 from casino.env import env_bool  # noqa: E402
 from casino.origins import SameOriginValidator  # noqa: E402
+from casino.proxies import ClientAddressMiddleware  # noqa: E402
 from tables.routing import websocket_urlpatterns  # noqa: E402
 
 
@@ -58,7 +59,7 @@ application = OnTheServersLoop(
     ProtocolTypeRouter(
         {
             "http": django_asgi_app,
-            "websocket": SameOriginValidator(AuthMiddlewareStack(URLRouter(websocket_routes()))),
+            "websocket": SameOriginValidator(ClientAddressMiddleware(AuthMiddlewareStack(URLRouter(websocket_routes())))),
         }
     ),
     watchdog_seconds=settings.LOOP_WATCHDOG_SECONDS,

@@ -105,3 +105,13 @@ class ProxyHeadersMiddleware(MiddlewareMixin):
         if not is_trusted_proxy(request.META.get("REMOTE_ADDR")):
             for key in PROXY_HEADERS:
                 request.META.pop(key, None)
+
+
+class ClientAddressMiddleware:
+    """ASGI middleware for websockets: scope["client_address"], by the rule above (tables.live.limits reads it)."""
+
+    def __init__(self, application) -> None:
+        self.application = application
+
+    async def __call__(self, scope, receive, send):
+        return await self.application({**scope, "client_address": scope_address(scope)}, receive, send)

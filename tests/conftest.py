@@ -40,12 +40,34 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix) -
 
 @pytest.fixture(autouse=True)
 def fresh_frame_cache():
-    """Every test starts with no rendered tables: ids are reused between test databases."""
+    """Every test starts with no rendered tables and no known system accounts: ids are reused between test databases."""
+    from accounts import ledger
     from tables.live import frames
 
     frames.forget()
+    ledger.forget_system_accounts()
     yield
     frames.forget()
+    ledger.forget_system_accounts()
+
+
+@pytest.fixture(autouse=True)
+def ledger_audited_after_each_test(request):
+    """Issue 14: `audit_ledger` passes after every test that used the database.
+
+    A test that breaks the ledger on purpose, to see the audit catch it, says
+    so with @pytest.mark.ledger_broken.
+    """
+    if request.node.get_closest_marker("django_db") is None or request.node.get_closest_marker("ledger_broken"):
+        yield
+        return
+    # Set up before this fixture goes on, the test database is torn down after the audit below.
+    request.getfixturevalue("_django_db_helper")
+    yield
+    from accounts.audit import audit_ledger
+
+    report = audit_ledger()
+    assert report.ok, f"audit_ledger after {request.node.name}: {report.problems}"
 
 
 def make_player(django_user_model, username: str):

@@ -25,7 +25,7 @@ from tables.live.pieces import Sent, frame_for
 from tables.models import Table
 from tables.play import access, services, timers
 from tables.play.errors import TableError
-from tables.play.messages import HINTS, BadMessage, parse, perform
+from tables.play.messages import BadMessage, parse, perform
 
 log = logging.getLogger(__name__)
 
@@ -121,11 +121,8 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self._refuse_bad_frame(answer.message)
         elif answer is not None:
             # A refused action changes nothing: say why, and show the table as it stands
-            # (or a reality check's answer: its words).
+            # (or the words answering a reality check or the Hints switch).
             await self.send_table(notice=answer if isinstance(answer, str) else answer.message)
-        elif message.get("action") == HINTS:
-            # The player's own setting changed, not the table: only their controls change.
-            await self.send_table()
 
     async def _refuse_bad_frame(self, notice: str) -> None:
         """A frame our page never sends: a small notice, never the table; past the limit, the socket closes."""

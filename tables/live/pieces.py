@@ -23,7 +23,9 @@ from collections.abc import Callable, Hashable
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 
-from django.template.loader import render_to_string
+from django.conf import settings
+from django.template import Context
+from django.template.loader import get_template
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 
@@ -81,8 +83,9 @@ def frame_for(table: Rendered, viewer: User | None, bankroll: int | None, notice
         if (previous is html or previous == html) and not (notice and piece_id == "notice"):
             continue
         sent.pieces[piece_id] = html
-        if not first or not piece_id.startswith("seat-"):
-            parts.append(html)
+        if first and piece_id.startswith("seat-"):
+            continue  # in the #seats box below
+        parts.append(changed_parts(previous, html) if previous is not None else html)
     if first:
         # The #seats box itself, around every seat: a page may have lost some (a reconnect).
         box = table.kept_piece("seats", lambda: _render("seats", view, viewer, seat_pieces=[PIECES_SLOT]))
@@ -97,8 +100,89 @@ def frame_for(table: Rendered, viewer: User | None, bankroll: int | None, notice
     return "".join(parts)
 
 
+# A part of a piece a frame may bring alone: an element with an id of the form "<piece>-<part>".
+_PART = re.compile(r'<(\w+)(?: [^<>]*?)? id="([a-z]+-\d+-\w+)"')
+# Pieces split into parts, by their HTML (shared by every viewer who was sent them); bounded.
+_split_cache: dict[str, tuple[str, dict[str, str]]] = {}
+MAX_SPLITS = 2048
+
+
+def changed_parts(previous: str, html: str) -> str:
+    """What brings a viewer from `previous` to `html`: only the parts that changed, if all else is the same.
+
+    A seat is its shell (theirs: "mine", Leave) around a head, a stack and its
+    play (bet, hands, status), each with an id. A play usually changes one part
+    of one seat, so a frame brings that part, not the seat; anything else that
+    changed brings the whole piece.
+    """
+    old_frame, old_parts = _split(previous)
+    new_frame, new_parts = _split(html)
+    if not new_parts or old_frame != new_frame or old_parts.keys() != new_parts.keys():
+        return html
+    return "".join(part for key, part in new_parts.items() if old_parts[key] != part)
+
+
+def _split(html: str) -> tuple[str, dict[str, str]]:
+    """A piece's HTML with each part cut out (left as its id), and its parts by id."""
+    found = _split_cache.get(html)
+    if found is not None:
+        return found
+    parts: dict[str, str] = {}
+    frame: list[str] = []
+    position = 0
+    for match in _PART.finditer(html):
+        if match.start() < position:
+            continue  # inside a part already cut out
+        tag, part_id = match.groups()
+        end = _closing(html, tag, match.end())
+        if end < 0:
+            break  # not balanced: never cut
+        frame.append(html[position : match.start()])
+        frame.append(f"<!--{part_id}-->")
+        parts[part_id] = html[match.start() : end]
+        position = end
+    frame.append(html[position:])
+    if len(_split_cache) >= MAX_SPLITS:
+        _split_cache.clear()
+    found = _split_cache[html] = ("".join(frame), parts)
+    return found
+
+
+def _closing(html: str, tag: str, start: int) -> int:
+    """Where the element of `tag` opened just before `start` ends (after its closing tag), or -1."""
+    opening, closing = re.compile(rf"<{tag}[\s>]"), f"</{tag}>"
+    depth, position = 1, start
+    while depth:
+        close = html.find(closing, position)
+        if close < 0:
+            return -1
+        depth += len(opening.findall(html, position, close)) - 1
+        position = close + len(closing)
+    return position
+
+
 def _render(name: str, view: TableView, viewer: User | None, **extra: object) -> str:
-    return compact(render_to_string(f"{TEMPLATE}#{name}", {"view": view, "user": viewer, "notice": None, **extra}))
+    return compact(render_partial(name, {"view": view, "user": viewer, "notice": None, **extra}))
+
+
+# The table's partials, compiled once (the engine's cached loader still looks each up by name).
+_partials: dict[str, object] = {}
+
+
+def render_partial(name: str, context: dict[str, object]) -> str:
+    """A partial of the table's template, as render_to_string would make it, on the cheapest path.
+
+    Numbers are not localized (`use_l10n=False`): with no thousand separator
+    configured (`USE_THOUSAND_SEPARATOR`, off) that is the same text, and it
+    skips a formatting lookup for every number a seat shows. Amounts that are
+    grouped say so with `intcomma`, which this does not touch.
+    """
+    template = _partials.get(name)
+    if template is None:
+        template = get_template(f"{TEMPLATE}#{name}").template
+        if not settings.DEBUG:  # a developer's edits show at once
+            _partials[name] = template
+    return template.render(Context(context, use_l10n=False))
 
 
 _SPACE = re.compile(r"\s+")
@@ -156,11 +240,14 @@ def _log(table: Rendered, view: TableView, viewer: User | None, sent: Sent, *, w
     lines = view.log
     count = len(sent.log_lines)
     if not whole and sent.log_round == table.state.round_id and lines[:count] == sent.log_lines:
-        new = lines[count:]
         sent.log_lines = lines
-        if not new:
+        if count == len(lines):
             return ""
-        return format_html('<ol id="log-lines" hx-swap-oob="beforeend">{}</ol>', format_html_join("", "<li>{}</li>", ((line,) for line in new)))
+        # The same new lines for every viewer who had the version before: made once.
+        return table.piece(("log-lines", count), lambda: format_html(
+            '<ol id="log-lines" hx-swap-oob="beforeend">{}</ol>',
+            format_html_join("", "<li>{}</li>", ((line,) for line in lines[count:])),
+        ))
     sent.log_round, sent.log_lines = table.state.round_id, lines
     return table.piece("log", lambda: _render("log", view, viewer))
 
@@ -178,10 +265,10 @@ def _seat_html(table: Rendered, key: Hashable, seat: SeatView, view: TableView) 
     """The seat: its body, the same for every viewer, in the viewer's own shell (theirs: "mine", Leave)."""
 
     def body() -> str:
-        return compact(render_to_string(f"{TEMPLATE}#seat_body", {"view": view, "seat": seat}))
+        return compact(render_partial("seat_body", {"view": view, "seat": seat}))
 
     def shell() -> str:
-        return compact(render_to_string(f"{TEMPLATE}#seat", {"view": view, "seat": seat, "seat_body": BODY_SLOT}))
+        return compact(render_partial("seat", {"view": view, "seat": seat, "seat_body": BODY_SLOT}))
 
     # The <article> around the body: all it shows is in its key, so it is rendered once or twice a table.
     shell_key = (

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from accounts import ledger
+from casino import rows
 from tables.engine import EventKind, Phase, SeatStatus
 from tables.engine import GameRound
 from tables.engine.hand import hand_value, is_natural
@@ -125,8 +126,12 @@ class TableState:
 
 def snapshot(table_id: int) -> TableState:
     """The table as it stands, for every viewer: three queries and the engine state."""
-    table = Table.objects.select_related("current_round__shoe").get(pk=table_id)
-    seats = list(table.seats.select_related("player", "account").order_by("number"))
+    # SQL built once (casino.rows): a process reads every version it did not write itself.
+    found = rows.select(Table, "t0.id = %s", [table_id], join=("current_round", "current_round__shoe"))
+    if not found:
+        raise Table.DoesNotExist(f"No table {table_id}.")
+    table = found[0]
+    seats = rows.select(Seat, "t0.table_id = %s", [table_id], join=("player", "account"), order_by="t0.number")
     round_row = table.current_round
     seated = [seat for seat in seats if seat.player_id]
     return snapshot_of(

@@ -47,6 +47,7 @@ class TableView:
     # The viewer's settled round over all their seats, for the banner ("You win +10"); None if they did not play it.
     result: str | None = None
     result_kind: str = ""
+
     @property
     def felt_print(self) -> str:
         """What the felt says, as printed on a real table: the blackjack payout and the dealer's rule."""

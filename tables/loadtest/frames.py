@@ -3,7 +3,8 @@
 A frame is the HTML the table's websocket pushes (templates/tables/table.html
 partials, tables/live/pieces.py): the pieces that changed for this viewer
 since its last frame (`#status`, `#dealer`, the `#seat-N` articles with their
-`.hand` divs and `data-card` cards, `#notice`, `#controls` with the viewer's
+`.hand` divs and `data-card` cards, or only a seat's changed part such as
+`#seat-N-play`, `#notice`, `#controls` with the viewer's
 own buttons) and the `#version` marker. Like a browser, the bot keeps the page
 and swaps in each piece a frame brings (`Frame.update`): it reads only what is
 on the page, never the database.
@@ -24,6 +25,8 @@ _STATUS = re.compile(r'<div id="status"[^>]*>\s*<strong>([^<]*)</strong>(?:\s*·
 _DEALER = re.compile(r'<section id="dealer".*?</section>', re.S)
 _CARD = re.compile(r'data-card="(\w+)"')
 _SEAT = re.compile(r'<article id="seat-(\d+)" class="([^"]*)".*?</article>', re.S)
+# A seat's play (bet, hands, status) sent alone: the part of the seat that changed (tables/live/pieces.py).
+_PLAY = re.compile(r'<div id="seat-(\d+)-play">')
 _HAND = re.compile(r'<div class="hand[^"]*" data-hand="(\d+)">\s*<div class="cards">(.*?)</div>', re.S)
 _SIT = re.compile(r'name="seat" value="(\d+)">\s*<input type="hidden" name="version"[^>]*>\s*'
                   r'<label[^>]*>Buy-in</label>\s*<input[^>]*name="buy_in" value="(\d+)"', re.S)
@@ -101,6 +104,13 @@ def _update(frame: Frame, html: str) -> None:
                 frame.hands[(number, int(hand.group(1)))] = _CARD.findall(hand.group(2))
         elif "free" in classes and (sit := _SIT.search(article)):
             frame.free_seats[int(sit.group(1))] = int(sit.group(2))
+    for match in _PLAY.finditer(html):
+        number = int(match.group(1))
+        if number in frame.my_seats:
+            for key in [key for key in frame.hands if key[0] == number]:
+                del frame.hands[key]
+            for hand in _HAND.finditer(_element(html, match.start(), "div")):
+                frame.hands[(number, int(hand.group(1)))] = _CARD.findall(hand.group(2))
     frame.leaving = bool(frame.leaving_seats)
     if match := _CONTROLS.search(html):
         frame.controls = []
@@ -114,6 +124,20 @@ def _update(frame: Frame, html: str) -> None:
                 actions=tuple(_BUTTON.findall(body)),
                 bet_min=int(amount.group(1)) if amount else None,
             ))
+
+
+def _element(html: str, start: int, tag: str) -> str:
+    """The element of `tag` that opens at `start`, with all it holds (nested ones of the same tag too)."""
+    depth, position = 0, start
+    opening, closing = re.compile(rf"<{tag}[\s>]"), f"</{tag}>"
+    while True:
+        close = html.find(closing, position)
+        if close < 0:
+            return html[start:]
+        depth += len(opening.findall(html, position, close)) - 1
+        position = close + len(closing)
+        if depth <= 0:
+            return html[start:position]
 
 
 def _forget_seat(frame: Frame, number: int) -> None:

@@ -115,8 +115,12 @@ def perform(table_id: int, user, message: Mapping[str, Any]) -> services.Change 
     )
 
 
-def _set_hints(user, message: Mapping[str, Any]) -> None:
+def _set_hints(user, message: Mapping[str, Any]) -> str:
+    """The Hints switch; its answer is a notice, as every message gets one or a change of the table."""
     value = message.get("hints")
     if value not in ("on", "off"):
         raise TableError("Hints are switched on or off.", "bad_request")
     do_set_coach_hints(user, value == "on")
+    if value == "on":
+        return "Hints on: at each of your decisions, every play's value for the cards left in the shoe."
+    return "Hints off."

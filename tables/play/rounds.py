@@ -15,11 +15,30 @@ from django.db.models import Max
 from django.utils import timezone
 
 from accounts import ledger
-from accounts.models import TransferKind
-from tables.engine import ACTIONS, CardShoe, Event, GameRound, InsuranceStatus, Phase, RuleSet, SeatStatus
+from accounts.models import LedgerAccount, TransferKind, User
+from casino import rows
+from tables.engine import (
+    ACTIONS,
+    CardShoe,
+    Event,
+    GameRound,
+    InsuranceStatus,
+    Phase,
+    RuleSet,
+    SeatStatus,
+)
 from tables.fairness import shoes
+from tables.models import (
+    Round,
+    RoundPhase,
+    RoundSeat,
+    Seat,
+    SeatAccount,
+    SeatResult,
+    Shoe,
+    Table,
+)
 from tables.play import reviews
-from tables.models import Round, RoundPhase, RoundSeat, Seat, SeatResult, Shoe, Table
 
 # Chips a seat stakes, by the engine event that staked them (the action registry says which).
 STAKE_KINDS = {spec.event: TransferKind(spec.stake) for spec in ACTIONS if spec.stake is not None}
@@ -44,8 +63,14 @@ def seated(table: Table, *, players: bool = True, limits: bool = False) -> list[
 
     limits=True: with the players and their own limits too (accounts.limits), read in the same query.
     """
-    related = ("player__play_limits", "account") if limits else ("player", "account") if players else ("account",)
-    return list(table.seats.filter(player__isnull=False).select_related(*related).order_by("number"))
+    if limits:
+        related: tuple[str, ...] = ("account", "player", "player__play_limits")
+    else:
+        related = ("account", "player") if players else ("account",)
+    # Read on every play: SQL built once (casino.rows), not by the ORM each time.
+    return rows.select(
+        Seat, "t0.table_id = %s AND t0.player_id IS NOT NULL", [table.pk], join=related, order_by="t0.number"
+    )
 
 
 # --- Opening a betting window ---------------------------------------------------------
@@ -121,8 +146,9 @@ def record(
         # Most hits and stands move no chips: the accounts are read only when some do.
         accounts = {seat.number: seat.account for seat in (seats if seats is not None else seated(table))}
         house = ledger.house_account()
-        for event in moves:
-            _move_chips(event, accounts[event.seat], house, round_row, f"{table.name} round {round_row.number}")
+        label = f"{table.name} round {round_row.number}"
+        # No savepoint: a failure ends the whole play (services.do_act).
+        ledger.transfer_all([_move(event, accounts[event.seat], house, label) for event in moves], round=round_row)
     round_row.state = engine.to_json()
     round_row.event_times = list(round_row.event_times) + [now.isoformat()] * (len(engine.events) - first_event)
     round_row.phase = _phase_of(engine)
@@ -130,36 +156,19 @@ def record(
     if engine.phase is Phase.SETTLED:
         round_row.settled_at = now
         fields.append("settled_at")
-    round_row.save(update_fields=fields)
+    rows.update(round_row, fields)
     if engine.phase is Phase.SETTLED:
         _finish(table, round_row, engine, now)
 
 
-def _move_chips(event: Event, seat_account, house, round_row: Round, label: str) -> None:
+def _move(event: Event, seat_account, house, label: str) -> ledger.Move:
     where = f"{label}, seat {event.seat}"
     if event.hand is not None:
         where += f", hand {event.hand + 1}"
     if event.chips < 0:
-        ledger.transfer(
-            source=seat_account,
-            destination=house,
-            amount=-event.chips,
-            kind=STAKE_KINDS[event.kind],
-            reason=where,
-            round=round_row,
-            savepoint=False,  # a failure ends the whole play (services.do_act)
-        )
-    else:
-        outcome = f" ({event.outcome})" if event.outcome else ""
-        ledger.transfer(
-            source=house,
-            destination=seat_account,
-            amount=event.chips,
-            kind=TransferKind.PAYOUT,
-            reason=where + outcome,
-            round=round_row,
-            savepoint=False,  # a failure ends the whole play (services.do_act)
-        )
+        return ledger.Move(seat_account, house, -event.chips, STAKE_KINDS[event.kind], where)
+    outcome = f" ({event.outcome})" if event.outcome else ""
+    return ledger.Move(house, seat_account, event.chips, TransferKind.PAYOUT, where + outcome)
 
 
 def _phase_of(engine: GameRound) -> str:
@@ -191,10 +200,11 @@ def _finish(table: Table, round_row: Round, engine: GameRound, now: dt.datetime)
             seat.missed_windows = 0
         if part.bet:
             seat.last_bet = part.bet  # the chip tray's Rebet, and the next round's bet
-        seat.save(update_fields=["net", "missed_windows", "last_bet"])
+        rows.update(seat, ["net", "missed_windows", "last_bet"])
         if seat.leaving or seat.missed_windows >= MAX_MISSED_WINDOWS:
             stand_up(seat, table.version + 1)
-    anyone = table.seats.filter(player__isnull=False).exists()
+    # `seats` are all the seats taken, read under the table's lock: who is left is known.
+    anyone = any(seat.player_id is not None for seat in seats)
     table.deadline = now + dt.timedelta(seconds=table.pause_seconds) if anyone else None
 
 
@@ -205,12 +215,12 @@ def record_history(table: Table, round_row: Round, engine: GameRound, seats: lis
     for event in engine.events:
         if event.chips < 0 and event.seat is not None:
             staked[event.seat] = staked.get(event.seat, 0) - event.chips
-    rows = []
+    records = []
     for result in engine.result().seats:
         if result.bet == 0:
             continue  # passed or left out: no hand played
         seat = accounts[result.seat]
-        rows.append(
+        records.append(
             RoundSeat(
                 round=round_row,
                 table=table,
@@ -230,10 +240,27 @@ def record_history(table: Table, round_row: Round, engine: GameRound, seats: lis
                 blackjacks=sum(1 for hand in result.hands if hand.outcome == "blackjack"),
             )
         )
-    RoundSeat.objects.bulk_create(rows)
-    if rows:
+    rows.insert(records)
+    if records:
         # Every decision priced, once the settlement is committed, off the table's path (reviews.py).
         transaction.on_commit(partial(reviews.schedule_review, round_row.pk))
+
+
+def seat_account_for(seat: Seat, user: User, label: str) -> LedgerAccount:
+    """The player's stack at this seat: the account they had here before when it is free and empty, else a new one.
+
+    The table is locked, so nothing else moves chips into these accounts meanwhile.
+    """
+    kept = SeatAccount.objects.filter(seat=seat, player=user).select_related("account").first()
+    if kept is not None and kept.account.balance == 0 and not Seat.objects.filter(account_id=kept.account_id).exists():
+        return kept.account
+    account = ledger.open_seat_account(user, label)
+    if kept is None:
+        SeatAccount.objects.create(seat=seat, player=user, account=account)
+    else:
+        kept.account = account
+        kept.save(update_fields=["account"])
+    return account
 
 
 def stand_up(seat: Seat, version: int) -> None:

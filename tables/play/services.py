@@ -20,9 +20,10 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from accounts import ledger, pauses
-from accounts.models import LedgerAccount, User
+from accounts.models import User
+from casino import rows
 from tables.engine import BY_NAME, GameRound, IllegalAction, Phase
-from tables.models import Seat, SeatAccount, Table
+from tables.models import Round, Seat, Table
 from tables.play import access, rounds
 from tables.play import limits as play_limits
 from tables.play.changes import Play, TableChanged, announce
@@ -39,18 +40,22 @@ class Change:
 
 
 def _lock(table_id: int) -> Table:
-    rows = Table.objects.select_for_update()
-    if not connection.features.has_select_for_update:
+    # Taken on every play: SQL built once (casino.rows), not by the ORM each time.
+    if connection.features.has_select_for_update:
+        # On PostgreSQL the round is read by its own query once the row lock is
+        # held: joined into the locking query, READ COMMITTED would return the
+        # round as it stood before a racer's commit while the table row is current.
+        found = rows.select(Table, "t0.id = %s", [table_id], for_update=True)
+        if found and found[0].current_round_id is not None:
+            round_rows = rows.select(Round, "t0.id = %s", [found[0].current_round_id])
+            Table.current_round.field.set_cached_value(found[0], round_rows[0] if round_rows else None)
+    else:
         # SQLite: the transaction began by taking the database's write lock
         # (BEGIN IMMEDIATE), so the round read with the table is current.
-        # On PostgreSQL it is read by its own query once the row lock is held:
-        # joined into the locking query, READ COMMITTED would return the round
-        # as it stood before a racer's commit while the table row is current.
-        rows = rows.select_related("current_round")
-    try:
-        return rows.get(pk=table_id)
-    except Table.DoesNotExist:
-        raise TableError("This table does not exist.", "no_table") from None
+        found = rows.select(Table, "t0.id = %s", [table_id], join=("current_round",))
+    if not found:
+        raise TableError("This table does not exist.", "no_table")
+    return found[0]
 
 
 def _commit(table: Table, engine=None, seated: list[Seat] | None = None) -> Change:
@@ -59,7 +64,7 @@ def _commit(table: Table, engine=None, seated: list[Seat] | None = None) -> Chan
     if engine is None and round_row is not None:
         engine = rounds.load(round_row)
     rounds.refresh_decisions(table, round_row, engine, table.version)
-    table.save(update_fields=["version", "current_round", "deadline", "decisions"])
+    rows.update(table, ["version", "current_round", "deadline", "decisions"])
     play = None
     if seated is not None and engine is not None and engine.phase is not Phase.SETTLED:
         # A play in mid-round: its listeners may take the state just written without reading it back.
@@ -153,7 +158,7 @@ def do_sit(
     with transaction.atomic():
         table = _lock(table_id)
         seat = check_sit(table, user, number, buy_in, version)
-        account = _stack_for(seat, user, f"{table.name} seat {number} ({user.username})")
+        account = rounds.seat_account_for(seat, user, f"{table.name} seat {number} ({user.username})")
         try:
             ledger.buy_in(user=user, seat_account=account, amount=buy_in)
         except ledger.InsufficientChips as error:
@@ -161,23 +166,6 @@ def do_sit(
         seat.occupy(user, account, version=table.version + 1, sat_at=timezone.now())
         _start_if_idle(table, rounds.now())
         return _commit(table)
-
-
-def _stack_for(seat: Seat, user: User, label: str) -> LedgerAccount:
-    """The player's stack at this seat: the account they had here before when it is free and empty, else a new one.
-
-    The table is locked, so nothing else moves chips into these accounts meanwhile.
-    """
-    kept = SeatAccount.objects.filter(seat=seat, player=user).select_related("account").first()
-    if kept is not None and kept.account.balance == 0 and not Seat.objects.filter(account_id=kept.account_id).exists():
-        return kept.account
-    account = ledger.open_seat_account(user, label)
-    if kept is None:
-        SeatAccount.objects.create(seat=seat, player=user, account=account)
-    else:
-        kept.account = account
-        kept.save(update_fields=["account"])
-    return account
 
 
 def _own_seat(table: Table, user: User, number: int, seated: list[Seat] | None = None) -> Seat:

@@ -63,3 +63,14 @@ def test_it_refills_once_a_day(alice):
 def test_the_offer_follows_the_threshold(alice):
     assert not refill_offer(alice, 60, 40).eligible
     assert refill_offer(alice, 60, 39).available
+
+
+def test_it_refuses_a_player_on_a_break(alice):
+    from accounts import pauses
+    from tests.conftest import PASSWORD
+
+    spend(alice, 1000)
+    pauses.do_take_pause(alice, "break-24h", PASSWORD)
+    with pytest.raises(RefillRefused, match="You are taking a break until"):
+        do_refill(alice)
+    assert not Transfer.objects.filter(kind=TransferKind.REFILL).exists()

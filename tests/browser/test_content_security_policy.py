@@ -71,4 +71,13 @@ def test_a_full_round_at_a_table_breaks_no_rule_of_the_policy(strict_daphne, bro
     page.locator("a[href*='/history/']").filter(has_text=re.compile(r"\d")).first.click()
     expect(page).to_have_url(re.compile(r"/history/\d+/"))
     page.wait_for_timeout(500)
+
+    # The admin too, as staff: its list filters, a round's page.
+    from accounts.models import User
+
+    User.objects.filter(username="alice").update(is_staff=True, is_superuser=True)
+    page.goto(strict_daphne + "/admin/tables/round/")
+    page.get_by_role("link", name=re.compile("Settled")).first.click()
+    page.locator("#result_list tbody a").first.click()
+    expect(page.locator("table.round-events")).to_be_visible()
     assert problems == []

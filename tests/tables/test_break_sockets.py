@@ -20,7 +20,7 @@ from tests.tables.test_signed_out_sockets import (
     seated_count,
     signed_in,
 )
-from tests.tables.ws import ORIGIN, Tab
+from tests.tables.ws import ORIGIN, Tab, same_origin_headers
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 
@@ -50,7 +50,7 @@ async def test_a_paused_player_gets_no_new_socket(multi_table, alice):
     until = timezone.now() + dt.timedelta(days=7)
     await database_sync_to_async(User.objects.filter(pk=alice.pk).update)(paused_until=until)
     alice.paused_until = until
-    communicator = WebsocketCommunicator(application, f"/ws/tables/{multi_table.pk}/", headers=[(b"origin", ORIGIN.encode())])
+    communicator = WebsocketCommunicator(application, f"/ws/tables/{multi_table.pk}/", headers=same_origin_headers(ORIGIN))
     communicator.scope["user"] = alice
     connected, _ = await communicator.connect(timeout=5)
     assert connected  # accepted, then closed with a code the page understands
@@ -62,7 +62,7 @@ async def test_the_players_other_sessions_end_with_the_break(multi_table, alice)
     browser, phone = await signed_in(alice), await signed_in(alice)
     await database_sync_to_async(browser.post)("/accounts/break/", {"length": "break-24h", "password": PASSWORD})
     # The phone's session ended with the break: a socket opened with its cookie is a visitor's, who cannot sit.
-    headers = [(b"origin", ORIGIN.encode()), (b"cookie", f"sessionid={phone.cookies['sessionid'].value}".encode())]
+    headers = [*same_origin_headers(ORIGIN), (b"cookie", f"sessionid={phone.cookies['sessionid'].value}".encode())]
     communicator = WebsocketCommunicator(application, f"/ws/tables/{multi_table.pk}/", headers=headers)
     connected, _ = await communicator.connect(timeout=5)
     assert connected

@@ -31,6 +31,7 @@ import json
 import re
 import threading
 from collections.abc import Iterator
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 
 import pytest
@@ -44,6 +45,7 @@ from accounts.audit import audit_ledger
 from accounts.models import User
 from tables.engine import CardShoe
 from tables.fairness import shoes
+from tables.live import coach
 from tables.models import RoundPhase, RuleProfile, Seat, Table
 from tables.play import rounds, services
 from tests.tables.conftest import make_table
@@ -426,9 +428,23 @@ TABLES = {
 
 
 @pytest.fixture(params=list(TABLES))
-def fuzz(request, alice, seeded_shoes, private_channel_layer) -> Iterator[Fuzz]:
+def fuzz(request, alice, seeded_shoes, private_channel_layer, monkeypatch) -> Iterator[Fuzz]:
     # Junk comes faster than the bad-frame limit allows (tables/live/limits.py): this test is about the answers.
     request.getfixturevalue("settings").BAD_FRAMES_PER_SECOND = 10**6
+    # With Hints on, the coach's exact figures come later in a frame of their own; here they are
+    # worked out at once, so each frame the test sends gets exactly one answer.
+    priced: dict[tuple, Future] = {}
+
+    def priced_at_once(key, engine, seat, hand) -> Future:
+        if key not in priced:
+            future = priced[key] = Future()
+            try:
+                future.set_result(coach._price(engine, seat, hand))
+            except Exception as error:  # shown as the basic-strategy play, labelled, as on the thread
+                future.set_exception(error)
+        return priced[key]
+
+    monkeypatch.setattr(coach, "_future", priced_at_once)
     fields = dict(TABLES[request.param])
     # Timers far away: a deadline passes only when a step says so.
     table = make_table(

@@ -223,11 +223,13 @@ def test_a_frame_after_a_play_carries_only_the_pieces_that_changed(betting, alic
     table = frames.rendered(betting.pk, change.version)
     after = {viewer: frame_for(table, viewer, 900, None, sent[viewer]) for viewer in sent}
 
-    # Everyone sees alice's seat change and the log's new line, and nothing else of the table.
-    assert piece_ids(after[carol]) == ["seat-1", "log-lines", "version"]
-    assert piece_ids(after[bob]) == ["seat-1", "log-lines", "version"]
+    # Everyone sees the parts of alice's seat that changed (her countdown, stack and bet) and
+    # the log's new line, and nothing else of the table.
+    changed = ["seat-1-head", "seat-1-play", "seat-1-stack"]
+    assert piece_ids(after[carol]) == [*changed, "log-lines", "version"]
+    assert piece_ids(after[bob]) == [*changed, "log-lines", "version"]
     # alice's buttons are gone: she has bet.
-    assert piece_ids(after[alice]) == ["seat-1", "controls", "log-lines", "version"]
+    assert piece_ids(after[alice]) == [*changed, "controls", "log-lines", "version"]
     assert "alice bets 10." in after[carol] and 'hx-swap-oob="beforeend"' in after[carol]
     assert len(after[carol]) < 1000
 
@@ -266,7 +268,9 @@ def test_a_viewer_who_skipped_versions_gets_everything_that_changed_since(bettin
 
     later = frame_for(frames.rendered(betting.pk, change.version), carol, 1000, None, sent)
 
-    assert {"seat-1", "seat-2", "status", "dealer", "log-lines"} <= set(piece_ids(later))
+    # The seats' parts that changed: the bets and the cards dealt.
+    assert {"seat-1-play", "seat-2-play", "status", "dealer", "log-lines"} <= set(piece_ids(later))
+    assert later.count('data-card="') == 4 + 2  # two cards a seat and the dealer's two (one a back)
     assert "alice bets 10." in later and "bob bets 10." in later
     assert f'data-version="{change.version}"' in later
 
@@ -280,3 +284,51 @@ def test_a_frame_with_nothing_new_for_its_viewer_is_empty(betting, bob):
     # A notice answers a click even when nothing else changed, and is cleared by the next frame.
     assert piece_ids(frame_for(table, bob, 1000, "Not now.", sent)) == ["notice", "version"]
     assert piece_ids(frame_for(table, bob, 1000, None, sent)) == ["notice", "version"]
+
+
+def test_it_renders_a_piece_as_render_to_string_would(betting, alice, carol):
+    from django.template.loader import render_to_string
+
+    from tables.live.pieces import TEMPLATE, render_partial
+    from tables.live.viewer import build
+
+    services.do_act(betting.pk, alice, "bet", seat=1, amount=10, version=version(betting))
+    for viewer in (alice, carol):
+        view = build(betting.pk, viewer)
+        for name in ("status", "turn", "dealer", "controls", "log", "notice"):
+            context = {"view": view, "user": viewer, "notice": None}
+            assert render_partial(name, context) == render_to_string(f"{TEMPLATE}#{name}", context), name
+        for seat in view.seats:
+            context = {"view": view, "seat": seat}
+            assert render_partial("seat_body", context) == render_to_string(f"{TEMPLATE}#seat_body", context)
+    assert render_partial("bankroll", {"bankroll": 12345}) == render_to_string(f"{TEMPLATE}#bankroll", {"bankroll": 12345})
+
+
+def test_it_sends_only_the_part_of_a_seat_that_changed(betting, alice, bob, carol):
+    seen = {viewer: Sent() for viewer in (alice, bob, carol)}
+    for viewer, sent in seen.items():
+        frame_for(frames.rendered(betting.pk), viewer, 1000, None, sent)
+
+    change = services.do_act(betting.pk, alice, "bet", seat=1, amount=10, version=version(betting))
+    table = frames.rendered(betting.pk, change.version)
+    for viewer, sent in seen.items():
+        frame = frame_for(table, viewer, 1000, None, sent)
+        # alice's seat changed its parts (no countdown, her stack, her bet), not its shell (mine or not).
+        assert '<article id="seat-1"' not in frame and "Leave table" not in frame
+        assert 'id="seat-1-stack"' in frame and re.search(r'<div id="seat-1-play">.*Bet 10', frame)
+        assert "seat-2" not in frame
+    # A viewer whose page is new gets the whole seat.
+    assert '<article id="seat-1"' in frame_for(table, carol, 1000, None, Sent())
+
+
+def test_it_sends_the_whole_seat_when_more_than_its_parts_changed(multi_table, alice, bob):
+    services.do_sit(multi_table.pk, alice, 1)
+    services.do_sit(multi_table.pk, bob, 2)  # no round yet: alice may leave at once
+    sent = Sent()
+    frame_for(frames.rendered(multi_table.pk), bob, 1000, None, sent)
+
+    change = services.do_leave(multi_table.pk, alice, 1, version=version(multi_table))
+
+    frame = frame_for(frames.rendered(multi_table.pk, change.version), bob, 1000, None, sent)
+    # A free seat, whole: bob may move there, and nothing of the taken seat's parts is left.
+    assert "Move here" in seat_html(frame, 1) and "seat-1-stack" not in frame

@@ -71,6 +71,7 @@ def test_a_one_round_shoe_is_retired_when_its_round_ends(solo_table, alice):
     assert shoe.retired_at is not None
 
 
+@pytest.mark.ledger_broken
 def test_the_audit_catches_a_payout_to_the_wrong_seat(multi_table, alice, bob, rig):
     rig(["TS", "5C", "9H", "9C", "6D", "8D", "TH"])
     services.do_sit(multi_table.pk, alice, 1)

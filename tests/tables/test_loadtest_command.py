@@ -136,3 +136,16 @@ def test_a_seat_leaving_at_the_rounds_end_is_read_from_a_frame_without_forms():
     assert frame.leaving and frame.my_seats == [1]
     assert frame.version is None and frame.controls == []
     assert frames.choose(frame, "atlantic-city-multi") is None
+
+
+def test_a_bot_reads_its_hands_from_a_frame_that_brings_only_its_seats_play():
+    frame = frames.parse(FRAME)
+    frame.update(
+        '<div id="seat-1-play"><p class="bet">Bet 10</p><div class="hand" data-hand="0"><div class="cards">'
+        '<span data-card="9H">9♥</span><span data-card="7C">7♣</span><span data-card="2D">2♦</span></div>'
+        '<p class="total">18</p></div></div>'
+        '<div id="seat-2-play"><div class="hand" data-hand="0"><div class="cards"><span data-card="5D">5♦</span>'
+        '</div></div></div><i id="version" data-version="43"></i>'
+    )
+    assert frame.my_seats == [1] and frame.hands == {(1, 0): ["9H", "7C", "2D"]}  # not bob's seat 2
+    assert frame.version == 43

@@ -139,6 +139,24 @@ def test_one_action_takes_a_pinned_number_of_queries(solo_table, alice, rig, dja
         services.do_act(solo_table.pk, alice, "hit", seat=1, version=current)
 
 
+def test_a_bet_reads_no_house_account_once_this_process_knows_it(
+    solo_table, alice, rig, django_assert_num_queries, django_capture_on_commit_callbacks
+):
+    rig(["5S", "9H", "2C", "8D", "3S", "9C"])
+    services.do_sit(solo_table.pk, alice, 1)
+    with django_capture_on_commit_callbacks(execute=True):
+        ledger.house_account()  # read, and remembered once committed
+    house = ledger.house_account()
+    round_read = 1 if connection.features.has_select_for_update else 0
+    current = version(solo_table)
+    # As above, less the house account: the savepoint, the lock, the seats, one
+    # transfer (two updates, one row), the round, the table, the release.
+    with django_assert_num_queries(6 + round_read + 3):
+        services.do_act(solo_table.pk, alice, "bet", seat=1, amount=10, version=current)
+    house.refresh_from_db()
+    assert house.balance == 10 and Transfer.objects.get(kind=TransferKind.BET).destination_id == house.pk
+
+
 def test_the_top_up_refills_an_empty_seat_as_the_window_opens(solo_table, alice, rig):
     # alice bets her whole stack of 10 and loses: 16 v dealer 20.
     rig(["TS", "KH", "6C", "TD"], [])

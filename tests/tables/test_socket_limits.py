@@ -8,20 +8,26 @@ import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 
-from casino.asgi import application
 from tables.live import limits
 from tables.models import Seat
-from tests.tables.ws import ORIGIN, Tab, _session_cookie, frame_version, notice
+from tests.tables.ws import (
+    Tab,
+    _session_cookie,
+    frame_version,
+    notice,
+    same_origin_headers,
+)
+from tests.tables.ws import communicator as ws_communicator
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 
 
 async def connect(table, user=None, address: str | None = None) -> WebsocketCommunicator:
-    headers = [(b"origin", ORIGIN.encode())]
+    headers = same_origin_headers()
     if user is not None:
         cookie = await database_sync_to_async(_session_cookie)(user)
         headers.append((b"cookie", f"sessionid={cookie}".encode()))
-    communicator = WebsocketCommunicator(application, f"/ws/tables/{table.pk}/", headers=headers)
+    communicator = ws_communicator(f"/ws/tables/{table.pk}/", headers)
     if address is not None:
         communicator.scope["client"] = (address, 50000)  # read when the application starts, on connect
     connected, _ = await communicator.connect(timeout=5)

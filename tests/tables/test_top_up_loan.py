@@ -103,6 +103,7 @@ def test_the_loan_stays_owed_while_its_chips_are_on_the_table(alice, rig):
     assert audit_ledger().ok
 
 
+@pytest.mark.ledger_broken
 def test_the_audit_finds_credit_that_left_the_table(alice, rig):
     table = make_table(RuleProfile.ATLANTIC_CITY)
     rig(LOSE)

@@ -159,6 +159,7 @@ def test_a_changed_payout_in_the_record_fails(multi_table, alice, bob):
     assert "settle" in result.problems[0]
 
 
+@pytest.mark.ledger_broken
 def test_a_changed_final_stack_in_the_history_fails(solo_table, alice):
     round_row = play_solo_round(solo_table, alice)
     row = RoundSeat.objects.get(round=round_row)

@@ -11,6 +11,7 @@ from channels.testing import WebsocketCommunicator
 from django.test import Client
 
 from casino.asgi import application
+from tables.live.pieces import _split
 
 ORIGIN = "http://localhost"
 
@@ -48,8 +49,11 @@ class Page:
         for piece_id, html in top_level_pieces(frame):
             if piece_id == "seats":
                 self.seats = {int(n): seat for seat, n in re.findall(r'(<article id="seat-(\d+)".*?</article>)', html, re.S)}
-            elif piece_id.startswith("seat-"):
+            elif re.fullmatch(r"seat-\d+", piece_id):
                 self.seats[int(piece_id[5:])] = html
+            elif match := re.fullmatch(r"seat-(\d+)-\w+", piece_id):
+                # One part of a seat (its head, stack or play): swapped in by id, as htmx does.
+                self.seats[int(match.group(1))] = swap_part(self.seats[int(match.group(1))], piece_id, html)
             elif piece_id == "log":
                 self.pieces["log"] = html
                 self.log_lines = re.findall(r"<li>(.*?)</li>", html, re.S)
@@ -69,6 +73,14 @@ class Page:
             elif piece_id in self.pieces:
                 parts.append(self.pieces[piece_id])
         return "\n".join(parts)
+
+
+def swap_part(piece: str, part_id: str, html: str) -> str:
+    """`piece` with its element of id `part_id` replaced by `html`."""
+    frame, parts = _split(piece)
+    assert part_id in parts, f"no #{part_id} in the page's piece"
+    parts = {**parts, part_id: html}
+    return re.sub(r"<!--([a-z]+-\d+-\w+)-->", lambda match: parts[match.group(1)], frame)
 
 
 def top_level_pieces(frame: str) -> list[tuple[str, str]]:

@@ -1,0 +1,227 @@
+"""Reads and writes of whole rows with SQL built once per shape: the hot path of a play.
+
+The ORM builds and compiles every query anew, and for a play (a handful of
+short statements) that is most of its CPU: about a millisecond a statement
+against tens of microseconds for SQLite to run it (docs/performance.md). The
+few statements a play makes on every click are built here once per shape
+(model, joins, where clause), then run with their parameters. What they
+return are ordinary model instances, made by `Model.from_db` with the
+backend's and the fields' own converters, and what they write goes through
+each field's `pre_save` and `get_db_prep_save`, as the ORM's would: SQLite
+and PostgreSQL alike. No signals are sent (the callers' saves of live state
+have no listeners: tables.signals looks at created tables only).
+
+Everything else keeps the ORM: this is for the few statements a play repeats.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
+
+from django.db import DEFAULT_DB_ALIAS, connection, connections
+from django.db.models import Model
+from django.db.models.base import ModelState
+from django.db.models.signals import post_init, pre_init
+
+M = TypeVar("M", bound=Model)
+
+_selects: dict[tuple, tuple[str, list]] = {}
+_updates: dict[tuple, tuple[str, list]] = {}
+_inserts: dict[tuple, tuple[str, list]] = {}
+
+
+def _quote(name: str) -> str:
+    return connection.ops.quote_name(name)
+
+
+def _converters(fields, alias: str) -> list[tuple[int, Any, list]]:
+    """The columns whose values the ORM would convert: position, expression, converters."""
+    result = []
+    for i, field in enumerate(fields):
+        column = field.get_col(alias)
+        converters = connection.ops.get_db_converters(column) + column.get_db_converters(connection)
+        if converters:
+            result.append((i, column, converters))
+    return result
+
+
+def _instance(model: type[M], db: str, names: list[str], values: list) -> M:
+    """`model.from_db` without its __init__, for a model whose init nobody listens for (the same instance)."""
+    instance = model.__new__(model)
+    instance.__dict__.update(zip(names, values))
+    state = instance._state = ModelState()
+    state.adding = False
+    state.db = db
+    return instance
+
+
+def select(
+    model: type[M],
+    where: str,
+    params: Sequence[Any],
+    *,
+    join: Sequence[str] = (),
+    order_by: str = "",
+    for_update: bool = False,
+) -> list[M]:
+    """Rows of `model` (alias t0) with the forward foreign keys in `join` loaded too (aliases t1, t2 ...).
+
+    A join may go on from an earlier one, as "current_round__shoe" after "current_round",
+    and may be a reverse one-to-one ("player__play_limits"): a missing row then
+    reads as the ORM's DoesNotExist, as select_related leaves it.
+
+    `where` and `order_by` are SQL over those aliases, with %s placeholders
+    for `params`. `for_update` locks the rows of t0 where the database can.
+    A null foreign key loads as None.
+    """
+    key = (connection.vendor, model, where, tuple(join), order_by, for_update)
+    shape = _selects.get(key)
+    if shape is None:
+        shape = _selects[key] = _select_shape(model, where, join, order_by, for_update)
+    sql, parts = shape
+    conn = connections[DEFAULT_DB_ALIAS]
+    with conn.cursor() as cursor:
+        cursor.execute(sql, params)
+        rows = cursor.fetchall()
+    found = []
+    db = conn.alias
+    plain = [not (post_init.has_listeners(part[0]) or pre_init.has_listeners(part[0])) for part in parts]
+    for row in rows:
+        start = 0
+        instances = []
+        for (part_model, names, converters, fk, pk_index, _), bare in zip(parts, plain):
+            values = list(row[start : start + len(names)])
+            start += len(names)
+            if fk is not None and values[pk_index] is None:
+                instances.append(None)  # a null foreign key: every column of the join is null
+                continue
+            for i, column, funcs in converters:
+                for func in funcs:
+                    values[i] = func(values[i], column, conn)
+            instances.append(_instance(part_model, db, names, values) if bare else part_model.from_db(db, names, values))
+        for part, related in zip(parts[1:], instances[1:]):
+            owner = instances[part[5]]
+            if owner is not None:
+                part[3].set_cached_value(owner, related)
+        found.append(instances[0])
+    return found
+
+
+def _select_shape(model, where: str, join: Sequence[str], order_by: str, for_update: bool) -> tuple[str, list]:
+    columns: list[str] = []
+    parts = []
+    joins = []
+    aliases = {None: ("t0", model)}
+    for n, path in enumerate([None, *join]):
+        alias = f"t{n}"
+        fk = None
+        part_model = model
+        parent = None
+        if path is not None:
+            parent, _, name = path.rpartition("__")
+            parent_alias, parent_model = aliases[parent or None]
+            fk = parent_model._meta.get_field(name)
+            part_model = fk.related_model
+            if fk.concrete:  # a foreign key of the parent's
+                ours, theirs = fk.target_field.column, fk.column
+            else:  # a reverse one-to-one (e.g. a user's play_limits): its row points at the parent
+                ours, theirs = fk.field.column, fk.field.target_field.column
+            joins.append(
+                f" LEFT OUTER JOIN {_quote(part_model._meta.db_table)} {alias}"
+                f" ON ({alias}.{_quote(ours)} = {parent_alias}.{_quote(theirs)})"
+            )
+        aliases[path] = (alias, part_model)
+        fields = list(part_model._meta.concrete_fields)
+        columns += [f"{alias}.{_quote(field.column)}" for field in fields]
+        pk_index = next(i for i, field in enumerate(fields) if field.primary_key)
+        owner = 0 if not parent else [None, *join].index(parent)
+        parts.append((part_model, [field.attname for field in fields], _converters(fields, alias), fk, pk_index, owner))
+    sql = f"SELECT {', '.join(columns)} FROM {_quote(model._meta.db_table)} t0{''.join(joins)} WHERE {where}"
+    if order_by:
+        sql += f" ORDER BY {order_by}"
+    if for_update and connection.features.has_select_for_update:
+        sql += " FOR UPDATE OF t0" if connection.features.has_select_for_update_of else " FOR UPDATE"
+    return sql, parts
+
+
+def fetch(sql: str, params: Sequence[Any]) -> list[tuple]:
+    """The rows of one query of the caller's own, as the database returns them (no conversion)."""
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchall()
+
+
+def update(instance: Model, fields: Sequence[str]) -> int:
+    """Write `fields` of `instance` (by name) to its row, as save(update_fields=...) would; the rows changed."""
+    model = type(instance)
+    key = (connection.vendor, model, tuple(fields))
+    shape = _updates.get(key)
+    if shape is None:
+        meta = model._meta
+        chosen = [meta.get_field(name) for name in fields]
+        sets = ", ".join(f"{_quote(field.column)} = %s" for field in chosen)
+        sql = f"UPDATE {_quote(meta.db_table)} SET {sets} WHERE {_quote(meta.pk.column)} = %s"
+        shape = _updates[key] = (sql, chosen)
+    sql, chosen = shape
+    params = [field.get_db_prep_save(field.pre_save(instance, False), connection) for field in chosen]
+    params.append(instance.pk)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.rowcount
+
+
+def insert(instances: Sequence[Model]) -> None:
+    """Insert `instances` (one model, new rows) in one statement; their primary keys are not read back."""
+    if not instances:
+        return
+    model = type(instances[0])
+    key = (connection.vendor, model)
+    shape = _inserts.get(key)
+    if shape is None:
+        meta = model._meta
+        chosen = [field for field in meta.concrete_fields if not field.primary_key]
+        columns = ", ".join(_quote(field.column) for field in chosen)
+        sql = f"INSERT INTO {_quote(meta.db_table)} ({columns}) VALUES "
+        shape = _inserts[key] = (sql, chosen)
+    sql, chosen = shape
+    row = "(" + ", ".join(["%s"] * len(chosen)) + ")"
+    params = []
+    for instance in instances:
+        params += [field.get_db_prep_save(field.pre_save(instance, True), connection) for field in chosen]
+    with connection.cursor() as cursor:
+        cursor.execute(sql + ", ".join([row] * len(instances)), params)
+
+
+def execute(sql: str, params: Sequence[Any]) -> int:
+    """One statement of the caller's own; the rows it changed."""
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.rowcount
+
+
+def table(model: type[Model]) -> str:
+    """The model's table name, quoted for SQL."""
+    return _quote(model._meta.db_table)
+
+
+def column(model: type[Model], name: str) -> str:
+    """A field's column name, quoted for SQL."""
+    return _quote(model._meta.get_field(name).column)
+
+
+def statement(model: type[Model], template: str) -> Callable[[], str]:
+    """A statement of the caller's own over `model`'s table: "{table}" and "{<field>}" quoted for the database in use.
+
+    Returns a function giving the SQL, built on first use for each database vendor.
+    """
+    built: dict[str, str] = {}
+
+    def sql() -> str:
+        vendor = connection.vendor
+        if vendor not in built:
+            names = {field.name: _quote(field.column) for field in model._meta.concrete_fields}
+            built[vendor] = template.format(table=_quote(model._meta.db_table), **names)
+        return built[vendor]
+
+    return sql

@@ -1,0 +1,97 @@
+"""casino.rows: the statements a play repeats, built once, give and take what the ORM would."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from django.utils import timezone
+
+from accounts.models import LedgerAccount, Transfer, TransferKind
+from casino import rows
+from tables.models import Seat, Table
+from tables.play import services
+from tests.tables.conftest import make_table, open_next_window
+
+pytestmark = pytest.mark.django_db
+
+
+def fields_of(instance) -> dict:
+    return {field.attname: getattr(instance, field.attname) for field in type(instance)._meta.concrete_fields}
+
+
+def test_it_reads_rows_and_their_joins_as_the_orm_does(multi_table, alice, bob):
+    services.do_sit(multi_table.pk, alice, 1)
+    services.do_sit(multi_table.pk, bob, 3)
+    open_next_window(multi_table)
+
+    seats = rows.select(Seat, "t0.table_id = %s", [multi_table.pk], join=("account", "player"), order_by="t0.number")
+    expected = list(Seat.objects.filter(table=multi_table).select_related("account", "player").order_by("number"))
+
+    assert [fields_of(seat) for seat in seats] == [fields_of(seat) for seat in expected]
+    assert [fields_of(seat.account) for seat in seats[:1]] == [fields_of(expected[0].account)]
+    assert seats[2].player.username == "bob" and seats[2].account.balance == expected[2].account.balance
+    # A free seat's foreign keys load as None, without a query.
+    assert seats[1].account is None and seats[1].player is None
+    (table,) = rows.select(Table, "t0.id = %s", [multi_table.pk], join=("current_round",))
+    assert fields_of(table) == fields_of(Table.objects.get(pk=multi_table.pk))
+    assert table.current_round.state == multi_table.rounds.get().state  # JSON, decoded
+    assert isinstance(table.deadline, dt.datetime) and table.deadline.tzinfo is not None
+
+
+def test_it_finds_nothing_for_a_row_that_is_not_there(db):
+    assert rows.select(Table, "t0.id = %s", [12345]) == []
+
+
+def test_it_writes_the_fields_it_is_given_and_no_others(multi_table):
+    table = Table.objects.get(pk=multi_table.pk)
+    table.version = 41
+    table.deadline = timezone.now() + dt.timedelta(seconds=5)
+    table.decisions = {"1": ["3:bet", 40]}
+    table.name = "not written"
+
+    assert rows.update(table, ["version", "deadline", "decisions"]) == 1
+
+    stored = Table.objects.get(pk=multi_table.pk)
+    assert (stored.version, stored.deadline, stored.decisions) == (41, table.deadline, {"1": ["3:bet", 40]})
+    assert stored.name == multi_table.name
+
+
+def test_it_inserts_several_rows_in_one_statement(alice, bob, django_assert_num_queries):
+    one = LedgerAccount.objects.get(user=alice)
+    two = LedgerAccount.objects.get(user=bob)
+    made = [
+        Transfer(source_id=one.pk, destination_id=two.pk, amount=5, kind=TransferKind.PAYOUT, reason="a"),
+        Transfer(source_id=two.pk, destination_id=one.pk, amount=7, kind=TransferKind.PAYOUT, reason="b"),
+    ]
+    with django_assert_num_queries(1):
+        rows.insert(made)
+
+    stored = list(Transfer.objects.filter(reason__in=["a", "b"]).order_by("reason"))
+    assert [(t.source_id, t.destination_id, t.amount) for t in stored] == [(one.pk, two.pk, 5), (two.pk, one.pk, 7)]
+    assert all(t.created_at is not None for t in stored)  # auto_now_add filled in, as the ORM does
+
+
+def test_a_second_table_reads_with_the_same_statement(db, django_assert_num_queries):
+    first, second = make_table(name="one"), make_table(name="two")
+    rows.select(Table, "t0.id = %s", [first.pk])
+    with django_assert_num_queries(1):
+        (found,) = rows.select(Table, "t0.id = %s", [second.pk])
+    assert found.name == "two"
+
+
+def test_it_follows_a_reverse_one_to_one_as_select_related_does(multi_table, alice, bob):
+    from accounts import limits
+    from accounts.models import PlayLimits
+
+    PlayLimits.objects.create(user=alice, loss_day=50)
+    services.do_sit(multi_table.pk, alice, 1)
+    services.do_sit(multi_table.pk, bob, 2)
+
+    seats = rows.select(
+        Seat, "t0.table_id = %s AND t0.player_id IS NOT NULL", [multi_table.pk],
+        join=("account", "player", "player__play_limits"), order_by="t0.number",
+    )
+
+    assert limits.limits_of_player(seats[0].player).loss_day == 50
+    assert limits.limits_of_player(seats[1].player) is None  # bob set none: DoesNotExist, as the ORM says
