@@ -207,8 +207,6 @@ steps = st.one_of(
 )
 
 
-from tables.play.messages import HINTS  # noqa: E402
-
 FORM = re.compile(r"<form ws-send[^>]*>(.*?)</form>", re.S)
 HIDDEN = re.compile(r'<input type="hidden" name="(\w+)" value="([^"]*)"')
 BUTTON = re.compile(r'<button type="submit" name="action" value="(\w+)"')
@@ -225,10 +223,6 @@ def buttons(frame: str) -> list[dict[str, str]]:
             attributes = dict(ATTRIBUTE.findall(tag))
             fields[attributes["name"]] = attributes.get("value", "")
         for action in BUTTON.findall(body):
-            if action == HINTS:
-                # The coach's switch is the player's setting, not a play: it changes no table version,
-                # and with hints on a decision's figures come in a frame of their own, answering nothing.
-                continue
             pressed.append({**fields, "action": action, "HEADERS": {"HX-Request": "true"}})
     return pressed
 
