@@ -156,6 +156,13 @@ def test_it_shows_a_decision_on_one_screen_at_both_sizes_and_bets_with_chips(ser
     expect(desk.locator("#seat-2")).to_contain_text("alice")
     shot(phone, "betting-390x844")
     shot(desk, "betting-1280x800")
+    # Sounds: a switch in the top bar's menu, off until the player turns it on.
+    sound = desk.locator("header.topbar #main-menu .sound-toggle")
+    expect(sound).to_have_attribute("aria-pressed", "false")
+    expect(sound).to_have_text("Sound off")
+    sound.click()
+    expect(sound).to_have_attribute("aria-pressed", "true")
+    expect(sound).to_have_text("Sound on")
 
     # The chip tray: only chips within the table's limits, each "Add N"; they build the bet.
     tray = phone.locator("#controls .chip-tray")
