@@ -57,6 +57,7 @@ def test_it_writes_the_fields_it_is_given_and_no_others(multi_table):
     assert stored.name == multi_table.name
 
 
+@pytest.mark.ledger_broken  # transfers written as rows, without the balances the ledger keeps with them
 def test_it_inserts_several_rows_in_one_statement(alice, bob, django_assert_num_queries):
     one = LedgerAccount.objects.get(user=alice)
     two = LedgerAccount.objects.get(user=bob)
