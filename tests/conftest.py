@@ -40,14 +40,16 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix) -
 
 @pytest.fixture(autouse=True)
 def fresh_frame_cache():
-    """Every test starts with no rendered tables and no known system accounts: ids are reused between test databases."""
+    """Every test starts with no rendered tables, hints or known system accounts: ids are reused between test databases."""
     from accounts import ledger
-    from tables.live import frames
+    from tables.live import coach, frames
 
     frames.forget()
+    coach.forget()
     ledger.forget_system_accounts()
     yield
     frames.forget()
+    coach.forget()
     ledger.forget_system_accounts()
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import threading
 
 import pytest
 
@@ -60,12 +61,22 @@ def test_a_bad_switch_is_refused_and_changes_nothing(alice):
     assert User.objects.get(pk=alice.pk).coach_hints is False
 
 
-def test_the_player_sees_basic_strategy_at_once_then_every_plays_exact_value_in_chips(deciding, alice):
+def test_the_player_sees_basic_strategy_at_once_then_every_plays_exact_value_in_chips(deciding, alice, monkeypatch):
+    # The coach's thread held until the first frame is made, however fast it would be.
+    priced = threading.Event()
+    price = coach._price
+
+    def held(*args):
+        priced.wait(timeout=30)
+        return price(*args)
+
+    monkeypatch.setattr(coach, "_price", held)
     hints_on(alice)
     first, _ = whole_table(deciding.pk, alice)
     hint = controls_html(first)
     # Not ready within the frame (the frame never waits): the chart's play, labelled as such.
     assert 'data-hint="basic"' in hint and "Basic strategy: <strong>Hit</strong>" in hint
+    priced.set()
     wait_for_hints()
     later, _ = whole_table(deciding.pk, alice)
     hint = controls_html(later)
