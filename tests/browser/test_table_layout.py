@@ -21,7 +21,7 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import CHROMIUM, CHROMIUM_FLAGS, OUTPUT, REPO
+from tests.browser.conftest import OUTPUT, REPO
 from tests.conftest import Daphne, child_environment, own_channel_layer
 
 pytestmark = pytest.mark.browser
@@ -43,18 +43,6 @@ def server(django_db_setup, django_db_blocker, tmp_path_factory) -> Iterator[str
             daphne.stop()
 
 
-@pytest.fixture
-def chromium() -> Iterator[object]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS, headless=True)
-        try:
-            yield browser
-        finally:
-            browser.close()
-
-
 def session_of(user) -> str:
     from django.test import Client
 
@@ -63,8 +51,8 @@ def session_of(user) -> str:
     return client.cookies["sessionid"].value
 
 
-def open_table(chromium, server: str, path: str, user, viewport: dict) -> Page:
-    context = chromium.new_context(viewport=viewport)
+def open_table(browser, server: str, path: str, user, viewport: dict) -> Page:
+    context = browser.new_context(viewport=viewport)
     context.add_cookies([{"name": "sessionid", "value": session_of(user), "url": server}])
     page = context.new_page()
     page.goto(server + path)
@@ -121,7 +109,7 @@ def chips(page: Page, *names: str) -> None:
 
 
 @pytest.mark.django_db(transaction=True)
-def test_it_shows_a_decision_on_one_screen_at_both_sizes_and_bets_with_chips(server, chromium):
+def test_it_shows_a_decision_on_one_screen_at_both_sizes_and_bets_with_chips(server, browser):
     from django.contrib.auth import get_user_model
     from django.utils import timezone
 
@@ -144,8 +132,8 @@ def test_it_shows_a_decision_on_one_screen_at_both_sizes_and_bets_with_chips(ser
         Table.objects.filter(pk=table.pk).update(deadline=timezone.now())
         services.settle_overdue(table.pk)  # the betting window opens, on the stacked shoe
     path = f"/tables/{table.pk}/"
-    phone = open_table(chromium, server, path, alice, PHONE)
-    desk = open_table(chromium, server, path, bob, DESK)
+    phone = open_table(browser, server, path, alice, PHONE)
+    desk = open_table(browser, server, path, bob, DESK)
 
     # The top bar on one line on the phone; no sideways scrolling.
     tops = [phone.locator(selector).bounding_box()["y"] for selector in (".brand", ".chips", ".menu-button")]
@@ -244,7 +232,7 @@ def test_it_shows_a_decision_on_one_screen_at_both_sizes_and_bets_with_chips(ser
     shot(phone, "next-round-390x844")
 
     # An error shows at the seat whose form caused it: carol's buy-in is more than her bankroll.
-    watcher = open_table(chromium, server, path, carol, PHONE)
+    watcher = open_table(browser, server, path, carol, PHONE)
     watcher.locator("#seat-7").get_by_label("Buy-in").fill("5000")
     watcher.locator("#seat-7").get_by_role("button", name="Sit here").click()
     expect(watcher.locator("#seat-7 #notice")).to_have_text("Your bankroll holds fewer than 5000 chips.")
