@@ -10,8 +10,8 @@
   var totals = {};  // deadline -> the most seconds seen left: the ring's full turn
   function tick() {
     document.querySelectorAll("[data-deadline]").forEach(function (el) {
-      var deadline = el.dataset.deadline;
-      var left = Math.max(0, (Date.parse(deadline) - Date.now()) / 1000);
+      var deadline = el.dataset.deadline;  // milliseconds since the epoch (tables/live/state.py)
+      var left = Math.max(0, (Number(deadline) - Date.now()) / 1000);
       var total = totals[deadline] = Math.max(totals[deadline] || 0, left, 1);
       // A ring holds the number alone; the status line says "12 s".
       var shown = Math.ceil(left) + (el.closest(".status") ? " s" : "");

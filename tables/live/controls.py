@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from tables.engine import BY_NAME, ActionSpec, GameRound, Phase
+from tables.live.state import deadline_ms
 from tables.models import Table
 
 # Where a player picks a stake, by action (the engine's range says whether there is a choice).
@@ -65,7 +66,7 @@ def controls_for(
         actions = [BY_NAME[name] for name in legal]
         decision = table.decisions.get(str(number))
         version = decision[1] if decision else table.version
-        deadline = table.deadline.isoformat() if table.deadline is not None else None
+        deadline = deadline_ms(table.deadline)
         if engine.phase is Phase.BETTING:
             stakes = engine.bet_range(number)
             if stakes is None:

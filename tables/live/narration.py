@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from tables.engine import ACTIONS, Event, EventKind
-from tables.engine import GameRound
+from tables.engine import ACTIONS, Event, EventKind, GameRound
 from tables.live.cards import CardView
+
 
 def display_names(names: dict[int, str]) -> dict[int, str]:
     """Each seat's name as the log writes it: a player holding two seats is told apart by seat ("alice (seat 2)")."""

@@ -29,8 +29,8 @@ from django.template.loader import get_template
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 
-from accounts.models import User
 from accounts import ledger
+from accounts.models import User
 from tables.live import coach
 from tables.live.frames import Rendered, rendered
 from tables.live.state import SeatView
@@ -223,15 +223,17 @@ def _pieces(
     pieces.append(("result", table.kept_piece(("result", view.result, view.result_kind), render("result"))))
     # A notice answers one click: never kept.
     pieces.append(("notice", render("notice", notice=notice)() if notice else table.kept_piece("no notice", render("notice"))))
-    # A seated player's Hints switch shows in their controls, and their hint with their buttons.
-    hints_on = bool(view.my_seats) and bool(getattr(viewer, "coach_hints", False))
     if view.controls:
         # A decision looks the same from version to version: its buttons carry the version it was offered at.
-        key = ("controls", tuple(view.my_seats), repr(view.controls), hints_on, hint)
+        # The viewer's hint, if they asked for hints, shows with their buttons.
+        key = ("controls", tuple(view.my_seats), repr(view.controls), hint)
     else:
         # No decision to make: the same few words for everyone in the viewer's position.
-        key = ("no controls", bool(view.my_seats), who is not None, view.can_sit, hints_on)
-    pieces.append(("controls", table.kept_piece(key, render("controls", hint=hint, hints_on=hints_on))))
+        key = ("no controls", bool(view.my_seats), who is not None, view.can_sit)
+    pieces.append(("controls", table.kept_piece(key, render("controls", hint=hint))))
+    # A seated player's Hints switch: a piece of its own, sent when it changes, not with every decision.
+    switch = ("hints switch", bool(view.my_seats) and who is not None, bool(getattr(viewer, "coach_hints", False)))
+    pieces.append(("hints-switch", table.kept_piece(switch, render("hints_switch"))))
     return pieces
 
 

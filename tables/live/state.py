@@ -10,11 +10,11 @@ ever put into a view.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import datetime
 
 from accounts import ledger
 from casino import rows
-from tables.engine import EventKind, Phase, SeatStatus
-from tables.engine import GameRound
+from tables.engine import EventKind, GameRound, Phase, SeatStatus
 from tables.engine.hand import hand_value, is_natural
 from tables.engine.state import InsuranceStatus
 from tables.live.cards import CardView
@@ -29,6 +29,11 @@ PHASE_LABELS = {
     Phase.SETTLED: "Round over",
 }
 
+
+
+def deadline_ms(moment: datetime | None) -> str | None:
+    """A deadline as pages carry it (`data-deadline`): milliseconds since the epoch, 13 digits, not a 32-byte ISO date."""
+    return str(round(moment.timestamp() * 1000)) if moment is not None else None
 
 @dataclass(frozen=True)
 class HandView:
@@ -167,7 +172,7 @@ def snapshot_of(
     # The log names the round's players as the round started: a player who left keeps their name.
     played = {int(number): name for number, name in round_row.names.items()} if round_row is not None else {}
     turn = engine.to_act() if engine is not None else None
-    deadline = table.deadline.isoformat() if table.deadline is not None else None
+    deadline = deadline_ms(table.deadline)
     by_number = {seat.number: seat for seat in seated}
     dealer, dealer_total = _dealer(engine)
     return TableState(

@@ -13,7 +13,7 @@ from tables.engine import ACTIONS, ActionSpec
 from tables.live.cards import CardView
 from tables.live.controls import Control, controls_for
 from tables.live.outcomes import round_words
-from tables.live.state import SeatView, TableState, snapshot
+from tables.live.state import SeatView, TableState, deadline_ms, snapshot
 from tables.models import Table
 from tables.play import access
 
@@ -98,7 +98,7 @@ def view_for(state: TableState, user_id: int | None, bankroll_chips: int | None)
         my_seats=sorted(my_seats),
         can_sit=can_sit,
         can_change_seat=can_change_seat,
-        deadline=table.deadline.isoformat() if table.deadline else None,
+        deadline=deadline_ms(table.deadline),
         log=state.log,
         commitment=state.commitment,
         rules=state.rules,

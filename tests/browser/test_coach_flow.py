@@ -59,16 +59,16 @@ def test_hints_show_to_the_player_who_turned_them_on_and_to_nobody_else(
     sit(alice_page, 1)
     sit(bob_page, 3)
     # alice switches her hints on; it is remembered on her account.
-    alice_page.locator("#controls").get_by_role("button", name="Hints: off").click()
-    expect(alice_page.locator("#controls").get_by_role("button", name="Hints: on")).to_be_visible()
+    alice_page.locator("#hints-switch").get_by_role("button", name="Hints: off").click()
+    expect(alice_page.locator("#hints-switch").get_by_role("button", name="Hints: on")).to_be_visible()
     assert User.objects.get(pk=alice.pk).coach_hints and not User.objects.get(pk=bob.pk).coach_hints
-    expect(carol_page.locator("#controls").get_by_role("button", name=re.compile("Hints"))).to_have_count(0)
+    expect(carol_page.locator("#hints-switch").get_by_role("button", name=re.compile("Hints"))).to_have_count(0)
 
     in_a_thread(open_next_window, table)  # the window opens here, with the rigged shoe
     for page in pages:
         page.reload()
         expect(page.locator(SYNCED)).to_have_count(1)
-    expect(alice_page.locator("#controls").get_by_role("button", name="Hints: on")).to_be_visible()
+    expect(alice_page.locator("#hints-switch").get_by_role("button", name="Hints: on")).to_be_visible()
     bet(alice_page, 10)
     bet(bob_page, 10)
     wait_until(lambda: table_state(table).current_round.phase == "players", "the deal")

@@ -70,8 +70,8 @@ def dealer_cards(frame: str) -> list[str]:
 
 
 def buttons(frame: str) -> list[str]:
-    """The viewer's decision buttons (not the coach's Hints switch, which a seated player always has)."""
-    return [name for name in re.findall(r'name="action" value="(\w+)"', section(frame, "controls")) if name != "hints"]
+    """The viewer's decision buttons."""
+    return re.findall(r'name="action" value="(\w+)"', section(frame, "controls"))
 
 
 def version(frame: str) -> int:

@@ -23,6 +23,10 @@ def controls_html(frame: str) -> str:
     return re.search(r'<section id="controls".*?</section>', frame, re.S).group(0)
 
 
+def switch_html(frame: str) -> str:
+    return re.search(r'<div id="hints-switch".*?</div>', frame, re.S).group(0)
+
+
 @pytest.fixture
 def deciding(multi_table, alice, bob, rig):
     """alice (seat 1) holds 10,6 against a ten and decides; bob (seat 2) holds 9,9."""
@@ -48,7 +52,7 @@ def wait_for_hints() -> None:
 def test_hints_are_off_until_the_player_switches_them_on_and_then_remembered(deciding, alice):
     assert User.objects.get(pk=alice.pk).coach_hints is False
     frame, _ = whole_table(deciding.pk, alice)
-    assert "Hints: off" in controls_html(frame) and "data-hint" not in frame
+    assert "Hints: off" in switch_html(frame) and "Hints" not in controls_html(frame) and "data-hint" not in frame
     hints_on(alice)
     assert User.objects.get(pk=alice.pk).coach_hints is True
     perform(0, alice, {"action": "hints", "hints": "off"})

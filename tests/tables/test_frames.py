@@ -6,6 +6,7 @@ import re
 
 import pytest
 
+from accounts.services import do_set_coach_hints
 from tables.live import frames
 from tables.live.pieces import Sent, frame_for, whole_table
 from tables.models import Seat
@@ -254,7 +255,7 @@ def test_a_reconnecting_viewer_gets_the_whole_table(betting, alice, bob):
 
     again = frame_for(frames.rendered(betting.pk, change.version), bob, 1000, None, Sent())
 
-    assert piece_ids(again) == ["bankroll", "status", "turn", "dealer", "result", "notice", "controls", "seats", "log", "version"]
+    assert piece_ids(again) == ["bankroll", "status", "turn", "dealer", "result", "notice", "controls", "hints-switch", "seats", "log", "version"]
     assert all(f'id="seat-{n}"' in again for n in range(1, 6))
     assert "alice bets 10." in again
 
@@ -332,3 +333,17 @@ def test_it_sends_the_whole_seat_when_more_than_its_parts_changed(multi_table, a
     frame = frame_for(frames.rendered(multi_table.pk, change.version), bob, 1000, None, sent)
     # A free seat, whole: bob may move there, and nothing of the taken seat's parts is left.
     assert "Move here" in seat_html(frame, 1) and "seat-1-stack" not in frame
+
+
+def test_it_sends_the_hints_switch_on_its_own_and_never_with_a_decisions_buttons(betting, alice):
+    sent = Sent()
+    first = frame_for(frames.rendered(betting.pk), alice, 1000, None, sent)
+    assert "Hints: off" in re.search(r'<div id="hints-switch".*?</div>', first, re.S).group(0)
+    assert "Hints" not in controls_html(first)
+
+    do_set_coach_hints(alice, True)
+    after = frame_for(frames.rendered(betting.pk), alice, 1000, None, sent)
+
+    # Only the switch changed for alice: her Deal buttons are not sent again.
+    assert piece_ids(after) == ["hints-switch", "version"]
+    assert 'aria-pressed="true">Hints: on<' in after

@@ -47,7 +47,7 @@ async def test_it_sends_the_whole_table_on_connect_to_a_spectator(multi_table):
         assert piece in first
     # htmx's ws extension swaps each top-level element by its id.
     assert [piece for piece, _ in top_level_pieces(first)] == [
-        "status", "turn", "dealer", "result", "notice", "controls", "seats", "log", "version"
+        "status", "turn", "dealer", "result", "notice", "controls", "hints-switch", "seats", "log", "version"
     ]
     assert "Sit here" not in first  # anonymous viewers watch
     await tab.close()
