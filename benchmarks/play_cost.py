@@ -10,7 +10,11 @@ pressing what its controls offer (Deal 10, No insurance, Stand). Every
 viewer receives every frame it is sent. Prints one JSON object: the process's
 CPU time per play (server and these thin clients together; the clients only
 read a few fields of each frame, handed to them as the server sends it), bytes sent per play to all viewers
-together, frames per play, and the wall time. `--profile` writes a cProfile
+together (the frames' text), the same on the wire (each viewer's frames
+deflated as daphne's permessage-deflate sends them, casino/compression.py: one
+zlib stream per connection, its window and memory level, plus each frame's
+header; the compressing is counted in the CPU time, as the server does it),
+frames per play, and the wall time. `--profile` writes a cProfile
 of the run. A benchmark, not a test: the figures depend on the machine.
 """
 
@@ -25,6 +29,7 @@ import re
 import sys
 import tempfile
 import time
+import zlib
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -77,11 +82,19 @@ class Viewer:
         self.controls = ""  # the last controls this viewer was sent
         self.answered = ""  # the controls it last acted on
         self.bytes = 0
+        self.wire = 0
         self.frames = 0
+        from casino.compression import MEM_LEVEL, WINDOW_BITS
+
+        self.deflate = zlib.compressobj(zlib.Z_DEFAULT_COMPRESSION, zlib.DEFLATED, -WINDOW_BITS, MEM_LEVEL)
 
     def take(self, frame: str) -> None:
-        self.bytes += len(frame.encode())
+        data = frame.encode()
+        self.bytes += len(data)
         self.frames += 1
+        # As autobahn sends it: the stream flushed at the frame's end, less zlib's 4-byte tail, plus the header.
+        deflated = len(self.deflate.compress(data) + self.deflate.flush(zlib.Z_SYNC_FLUSH)) - 4
+        self.wire += deflated + (2 if deflated < 126 else 4)
         match = CONTROLS.search(frame)
         if match:
             self.controls = match.group(0)
@@ -157,7 +170,7 @@ async def run(table_id: int, players: list, plays: int, watchers: int) -> dict:
         viewers.append(viewer)
     await drain(arrived, 0.5)
     for viewer in viewers:  # the connect frames are not plays
-        viewer.bytes = viewer.frames = 0
+        viewer.bytes = viewer.frames = viewer.wire = 0
 
     made = 0
     cpu, wall = time.process_time(), time.perf_counter()
@@ -181,6 +194,7 @@ async def run(table_id: int, players: list, plays: int, watchers: int) -> dict:
         "viewers": len(viewers),
         "cpu_ms_per_play": round(cpu * 1000 / made, 3),
         "bytes_per_play": round(sent_bytes / made),
+        "wire_bytes_per_play": round(sum(viewer.wire for viewer in viewers) / made),
         "frames_per_play": round(frames / made, 2),
         "bytes_per_frame": round(sent_bytes / max(frames, 1)),
         "wall_seconds": round(wall, 2),

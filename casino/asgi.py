@@ -14,7 +14,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from django.conf import settings  # noqa: E402
 from django.urls import path  # noqa: E402
 
-from casino import shutdown, watchdog  # noqa: E402
+from casino import compression, shutdown, watchdog  # noqa: E402
 from casino.env import env_bool  # noqa: E402
 from casino.origins import SameOriginValidator  # noqa: E402
 from casino.proxies import ClientAddressMiddleware  # noqa: E402
@@ -54,6 +54,10 @@ class OnTheServersLoop:
             shutdown.cancel_tasks_before_the_reactor_stops(loop)
         return await self.application(scope, receive, send)
 
+
+# daphne imports this module before it makes its websocket factory: compressed frames from the start.
+if settings.WEBSOCKET_DEFLATE:
+    compression.enable()
 
 application = OnTheServersLoop(
     ProtocolTypeRouter(

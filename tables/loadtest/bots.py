@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 import websockets
+from websockets.asyncio.client import ClientConnection
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
 from tables.loadtest import frames
@@ -36,6 +37,20 @@ def ws_url(http_url: str, path: str) -> str:
     parts = urlsplit(http_url)
     scheme = "wss" if parts.scheme == "https" else "ws"
     return f"{scheme}://{parts.netloc}{path}"
+
+
+class CountedConnection(ClientConnection):
+    """A websocket that counts the bytes it reads off the wire: frames as sent, compressed (permessage-deflate)."""
+
+    stats: Stats
+
+    def data_received(self, data: bytes) -> None:
+        self.stats.wire_bytes += len(data)
+        super().data_received(data)
+
+
+def counted_connection(stats: Stats) -> type[CountedConnection]:
+    return type("CountedConnection", (CountedConnection,), {"stats": stats})
 
 
 @dataclass
@@ -73,6 +88,7 @@ class Bot:
         self.cookie = cookie
         self.random = random.Random(number)
         self.done = False
+        self.connection = counted_connection(stats)
 
     def think(self) -> float:
         """Seconds a person takes to click: the think time, jittered by ±50%."""
@@ -89,7 +105,7 @@ class Bot:
                     headers["Cookie"] = f"sessionid={self.cookie}"
                 async with websockets.connect(
                     ws_url(self.url, self.path), additional_headers=headers, open_timeout=self.reply_timeout,
-                    close_timeout=2, max_size=2**22, ping_interval=None,
+                    close_timeout=2, max_size=2**22, ping_interval=None, create_connection=self.connection,
                 ) as ws:
                     opened = True
                     failures = 0
@@ -124,7 +140,7 @@ class Bot:
         if isinstance(raw, bytes):
             raw = raw.decode("utf-8", "replace")
         self.stats.frames += 1
-        self.stats.frame_bytes += len(raw)
+        self.stats.frame_bytes += len(raw.encode())
         return raw, received
 
     async def send(self, ws, message: dict) -> float:

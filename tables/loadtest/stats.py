@@ -23,7 +23,8 @@ class Stats:
     # kept out of the latency figures (a burst no table sees in real play).
     drain_actions: int = 0
     frames: int = 0
-    frame_bytes: int = 0
+    frame_bytes: int = 0  # the frames' text, as the page gets it
+    wire_bytes: int = 0  # what came off the sockets: compressed frames, their headers, the handshakes
     reconnects: int = 0
     errors: Counter = field(default_factory=Counter)
     examples: dict[str, list[str]] = field(default_factory=dict)

@@ -41,6 +41,8 @@ def test_bots_play_rounds_without_errors_and_the_ledger_audits_clean(live_daphne
     assert "Ledger OK" in text
     assert result["actions"] >= result["rounds"] * 4  # at least every seat's bet, round after round
     assert result["latency_ms"]["p99"] is not None
+    # daphne compresses the frames (permessage-deflate, casino/compression.py): the wire carries far fewer bytes.
+    assert 0 < result["wire_bytes_per_frame"] < result["bytes_per_frame"] / 2, text
     table = Table.objects.get(name="Load test 1")
     assert Round.objects.filter(table=table, settled_at__isnull=False).count() >= result["rounds"]
     # The bots left when the run ended: no seat is still held, no stack still out.

@@ -92,7 +92,7 @@ class Command(BaseCommand):
         self.stdout.write(json.dumps({
             "mode": mode, "urls": urls, "players": players, "tables": len(table_ids), "seconds": seconds,
             "think_ms": options["think_ms"], "elapsed_seconds": round(elapsed, 1), "rounds": rounds, "hands": hands,
-            "actions": stats.actions, "frames": stats.frames, "bytes_per_frame": stats.frame_bytes // max(1, stats.frames), "bytes_per_action": stats.frame_bytes // max(1, stats.actions), "drain_actions": stats.drain_actions, "errors": stats.error_count, "errors_by_kind": dict(stats.errors),
+            "actions": stats.actions, "frames": stats.frames, "bytes_per_frame": stats.frame_bytes // max(1, stats.frames), "bytes_per_action": stats.frame_bytes // max(1, stats.actions), "wire_bytes_per_frame": stats.wire_bytes // max(1, stats.frames), "wire_bytes_per_action": stats.wire_bytes // max(1, stats.actions), "drain_actions": stats.drain_actions, "errors": stats.error_count, "errors_by_kind": dict(stats.errors),
             "expected_refusals": sum(stats.expected_refusals.values()), "reconnects": stats.reconnects,
             "latency_ms": stats.latency_summary(), "audit_ok": audit_ok,
         }))
@@ -141,6 +141,10 @@ class Command(BaseCommand):
         write(
             f"Frames received: {stats.frames} ({stats.frame_bytes // max(1, stats.frames)} bytes each on average, "
             f"{stats.frame_bytes // max(1, stats.actions)} bytes per action sent, all viewers together)"
+        )
+        write(
+            f"On the wire (compressed, with headers and handshakes): {stats.wire_bytes // max(1, stats.frames)} bytes "
+            f"a frame, {stats.wire_bytes // max(1, stats.actions)} bytes per action sent"
         )
         write(f"Latency, action to update (ms): p50 {latency['p50']}  p95 {latency['p95']}  p99 {latency['p99']}  "
               f"max {latency['max']}  mean {latency['mean']}  (n={latency['n']})")

@@ -1,0 +1,68 @@
+"""Frames compressed on the wire: daphne's websockets accept `permessage-deflate` (RFC 7692).
+
+A table's frames are small HTML pieces that repeat themselves: the same
+markup around a new card, the same seat header with a new countdown. With
+one deflate stream per connection (context takeover), each frame is
+compressed against the frames before it, and the bytes on the wire fall by
+about five times (docs/performance.md, `benchmarks/play_cost.py`).
+Every browser offers the extension; autobahn, under daphne, implements it;
+daphne only never turns it on. `enable()` does, before daphne's server
+makes its websocket factory (casino/asgi.py calls it when daphne imports the
+application, which daphne does before it starts listening).
+
+Memory is bounded per connection: the server compresses with a 4 KiB window
+(`server_max_window_bits=12`, a window larger than any frame but the first)
+and zlib's memory level 5, about 32 KiB a connection instead of zlib's
+default 256 KiB.
+
+Compression and secrets: an attacker who can both choose text in a
+compressed stream and watch its compressed length can guess other text in
+the same stream (CRIME, BREACH). A table's frames carry nothing of the
+kind: no CSRF token (the table's forms post over the socket, which needs
+none), no session, no hole card or shoe seed before the table shows them to
+everyone. Player names, which other players choose, share the stream only
+with what that viewer may see anyway.
+
+WEBSOCKET_DEFLATE=false turns it off (casino/settings.py).
+"""
+
+from __future__ import annotations
+
+import sys
+
+from autobahn.websocket.compress import PerMessageDeflateOffer, PerMessageDeflateOfferAccept
+
+#: The server's deflate window (2**12 bytes) and zlib memory level: ~32 KiB per connection.
+WINDOW_BITS = 12
+MEM_LEVEL = 5
+
+
+def accept(offers: list) -> PerMessageDeflateOfferAccept | None:
+    """Accept the browser's first `permessage-deflate` offer, with the server's smaller window."""
+    for offer in offers:
+        if isinstance(offer, PerMessageDeflateOffer):
+            window = WINDOW_BITS
+            if offer.request_max_window_bits:
+                window = min(window, offer.request_max_window_bits)
+            return PerMessageDeflateOfferAccept(offer, window_bits=window, mem_level=MEM_LEVEL)
+    return None
+
+
+def enable() -> bool:
+    """Under daphne: make its websocket factory accept `permessage-deflate`. False when daphne is not serving."""
+    server = sys.modules.get("daphne.server")
+    if server is None:
+        return False
+    factory = server.WebSocketFactory
+    if getattr(factory, "deflates", False):
+        return True
+
+    class DeflatingWebSocketFactory(factory):
+        deflates = True
+
+        def __init__(self, *args, **kwargs) -> None:
+            super().__init__(*args, **kwargs)
+            self.setProtocolOptions(perMessageCompressionAccept=accept)
+
+    server.WebSocketFactory = DeflatingWebSocketFactory
+    return True
