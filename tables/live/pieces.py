@@ -23,9 +23,7 @@ from collections.abc import Callable, Hashable
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 
-from django.conf import settings
-from django.template import Context
-from django.template.loader import get_template
+from django.template.loader import render_to_string
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 
@@ -34,11 +32,11 @@ from accounts.models import User
 from tables.live import coach
 from tables.live.frames import Rendered, rendered
 from tables.live.state import SeatView
+from tables.live.templating import render_piece
 from tables.live.viewer import TableView, view_for
 from tables.play.access import viewer_id
 from tables.play.errors import RealityCheckNotice
 
-TEMPLATE = "tables/table.html"
 # Where the seats go in the #seats box, and a seat's body in the seat. A raw
 # "<" can only come from the template: everything a player typed is escaped.
 PIECES_SLOT = mark_safe("<!--seats-->")
@@ -162,27 +160,8 @@ def _closing(html: str, tag: str, start: int) -> int:
 
 
 def _render(name: str, view: TableView, viewer: User | None, **extra: object) -> str:
-    return compact(render_partial(name, {"view": view, "user": viewer, "notice": None, **extra}))
-
-
-# The table's partials, compiled once (the engine's cached loader still looks each up by name).
-_partials: dict[str, object] = {}
-
-
-def render_partial(name: str, context: dict[str, object]) -> str:
-    """A partial of the table's template, as render_to_string would make it, on the cheapest path.
-
-    Numbers are not localized (`use_l10n=False`): with no thousand separator
-    configured (`USE_THOUSAND_SEPARATOR`, off) that is the same text, and it
-    skips a formatting lookup for every number a seat shows. Amounts that are
-    grouped say so with `intcomma`, which this does not touch.
-    """
-    template = _partials.get(name)
-    if template is None:
-        template = get_template(f"{TEMPLATE}#{name}").template
-        if not settings.DEBUG:  # a developer's edits show at once
-            _partials[name] = template
-    return template.render(Context(context, use_l10n=False))
+    """A piece of the table (templates/tables/pieces/, Jinja2: tables/live/templating.py), as sent."""
+    return compact(render_piece(name, {"view": view, "user": viewer, "notice": None, **extra}))
 
 
 _SPACE = re.compile(r"\s+")
@@ -198,6 +177,11 @@ def _hint(table: Rendered, view: TableView, viewer: User | None) -> coach.Hint |
     if not (view.controls and view.turn and view.turn[0] in view.my_seats and getattr(viewer, "coach_hints", False)):
         return None
     return coach.hint_for(table.state, *view.turn)
+
+
+def _hint_html(hint: coach.Hint | None) -> str:
+    """The coach's hint, for the viewer's controls (only a player with Hints on, at their decision, has one)."""
+    return mark_safe(render_to_string("tables/coach/hints.html", {"hint": hint})) if hint is not None else ""
 
 
 def _pieces(
@@ -230,7 +214,7 @@ def _pieces(
     else:
         # No decision to make: the same few words for everyone in the viewer's position.
         key = ("no controls", bool(view.my_seats), who is not None, view.can_sit)
-    pieces.append(("controls", table.kept_piece(key, render("controls", hint=hint))))
+    pieces.append(("controls", table.kept_piece(key, render("controls", hint_html=_hint_html(hint)))))
     # A seated player's Hints switch: a piece of its own, sent when it changes, not with every decision.
     switch = ("hints switch", bool(view.my_seats) and who is not None, bool(getattr(viewer, "coach_hints", False)))
     pieces.append(("hints-switch", table.kept_piece(switch, render("hints_switch"))))
@@ -267,10 +251,10 @@ def _seat_html(table: Rendered, key: Hashable, seat: SeatView, view: TableView) 
     """The seat: its body, the same for every viewer, in the viewer's own shell (theirs: "mine", Leave)."""
 
     def body() -> str:
-        return compact(render_partial("seat_body", {"view": view, "seat": seat}))
+        return compact(render_piece("seat_body", {"view": view, "seat": seat}))
 
     def shell() -> str:
-        return compact(render_partial("seat", {"view": view, "seat": seat, "seat_body": BODY_SLOT}))
+        return compact(render_piece("seat", {"view": view, "seat": seat, "seat_body": BODY_SLOT}))
 
     # The <article> around the body: all it shows is in its key, so it is rendered once or twice a table.
     shell_key = (
