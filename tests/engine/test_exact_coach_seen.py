@@ -16,7 +16,7 @@ AC = PROFILES["atlantic-city"]
 
 def test_the_earlier_rounds_of_a_stacked_shoe_count_as_seen():
     # Two rounds off one stacked shoe (a rigged table's shoe is never reshuffled).
-    shoe = CardShoe.stacked("5S 9D 6C 8H TS TD 6H 9C".split(), AC.decks)
+    shoe = CardShoe.stacked(["5S", "9D", "6C", "8H", "TS", "TD", "6H", "9C"], AC.decks)
     first = GameRound.new(rules=AC, shoe=shoe, seats={1: 100})
     first.bet(1, 10)
     first.stand(1, 0)  # 11 against a 9, 8 in the hole: the dealer stands on 17

@@ -17,7 +17,7 @@ open_window = database_sync_to_async(open_next_window)
 
 
 def controls(page: str) -> str:
-    return re.search(r'<section id="controls".*?</section>', page, re.S).group(0)
+    return re.search(r'<section id="controls".*?</section>', page, re.DOTALL).group(0)
 
 
 async def test_the_insurance_hint_reaches_only_the_player_who_turned_hints_on(multi_table, alice, bob, carol, rig):

@@ -142,7 +142,7 @@ def test_taking_insurance_off_a_fresh_shoe_is_reviewed_and_shown_as_a_small_mist
     # The replay: the line at the insurance step, in the round's list of decisions too.
     step = insured["seq"] + 1
     html = client.get(reverse("history_round", args=[row.round_id]) + f"?step={step}").content.decode()
-    line = re.search(r'<p class="review[^"]*" data-review="insurance">(.*?)</p>', html, re.S).group(1)
+    line = re.search(r'<p class="review[^"]*" data-review="insurance">(.*?)</p>', html, re.DOTALL).group(1)
     assert "T,6 against A, insurance offered" in line
     assert re.search(r"Best: No insurance \(0\.000\) · You: Insurance \(-0\.0\d\d\) · cost 0\.39 chips", line)
     # The history's summary and the profile's "Your play" count it; the export carries it.
