@@ -163,3 +163,15 @@ def test_the_insurance_hint_is_for_the_player_asked_and_goes_once_they_answer(in
     # bob has yet to answer: alice has nothing to decide, and no hint.
     frame, _ = whole_table(insuring.pk, alice)
     assert "data-hint" not in frame and "Nothing to decide right now." in controls_html(frame)
+
+
+def test_a_rigged_shoes_order_never_reaches_a_frame(deciding, alice, bob, carol):
+    # The coach reads a stacked shoe's order (its earlier rounds' cards count as seen); no frame holds it:
+    # not the hole card (7C), not the cards still to come (2S 3S 4S), whoever looks, hints on or off.
+    hints_on(alice)
+    whole_table(deciding.pk, alice)
+    wait_for_hints()
+    for viewer in (alice, bob, carol, None):
+        frame, _ = whole_table(deciding.pk, viewer)
+        assert 'data-card="TD"' in frame
+        assert not re.search(r"\b(7C|2S|3S|4S)\b", frame)
