@@ -172,7 +172,9 @@ def recorded_decisions(state: dict[str, Any]) -> list[Decision]:
             answers = [event]
             if event.kind is EventKind.INSURANCE_DECLINED and actor != "player":
                 # The timer declines every silent seat at once (replay.apply_recorded): each is a decision.
-                answers = events[at: at + len(engine.pending_insurance())]
+                silent = engine.pending_insurance()
+                answers = [answer for answer in events[at: at + len(silent)]
+                           if answer.kind is EventKind.INSURANCE_DECLINED and answer.seat in silent]
             for answer in answers:
                 decision = _insurance_decision(engine, answer.seat, before)
                 found.append(replace(
