@@ -187,6 +187,23 @@ class CardShoe:
             return self.seed
         return derive_seed(self.seed, b"reshuffle", self.reshuffles)
 
+    @property
+    def kept_out(self) -> tuple[str, ...]:
+        """The cards left out of the last mid-round reshuffle (those on the table then); () before any.
+
+        They are the canonical shoe minus the cards reshuffled, in canonical order.
+        """
+        if not self.reshuffles or self.is_stacked:
+            return ()
+        left = Counter(self._cards)
+        kept = []
+        for card in canonical_shoe(self.decks):
+            if left[card]:
+                left[card] -= 1
+            else:
+                kept.append(card)
+        return tuple(kept)
+
     def reshuffle_remaining(self, on_table: Iterable[str]) -> None:
         """Shuffle every card not on the table into a new order and deal on (RULES.md)."""
         if self.is_stacked:

@@ -17,6 +17,8 @@ from tables.engine import BY_NAME
 from tables.models import RoundSeat
 
 COSTLIEST = 5  # mistakes listed on the profile
+#: A seat's answers to the insurance offer, reviewed like its plays (exact/coach.py).
+INSURANCE_ANSWERS = ("insurance", "no_insurance")
 
 
 def _label(action: str) -> str:
@@ -26,7 +28,10 @@ def _label(action: str) -> str:
 
 @dataclass(frozen=True)
 class ReviewLine:
-    """One decision priced: `Best: Split (-0.485) · You: Hit (-0.536) · cost 0.51 chips`."""
+    """One decision priced: `Best: Split (-0.485) · You: Hit (-0.536) · cost 0.51 chips`.
+
+    An answer to the insurance offer reads the same: `Best: No insurance (0.000) · You: Insurance (-0.039) · ...`.
+    """
 
     step: int  # the replay step showing the table just after the decision
     seat: int
@@ -50,7 +55,8 @@ class ReviewLine:
 
     @property
     def hand_text(self) -> str:
-        return f"{','.join(card[0] for card in self.cards)} against {self.dealer[0]}"
+        text = f"{','.join(card[0] for card in self.cards)} against {self.dealer[0]}"
+        return text + ", insurance offered" if self.action in INSURANCE_ANSWERS else text
 
 
 def review_lines(rows: list[RoundSeat]) -> list[ReviewLine]:

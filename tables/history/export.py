@@ -28,7 +28,8 @@ from tables.models import RoundSeat
 
 logger = logging.getLogger(__name__)
 
-FORMAT_VERSION = 2  # 2: the coach's review of each decision (review, and three CSV columns)
+# 2: the coach's review of each decision (review, and three CSV columns); 3: insurance answers reviewed too
+FORMAT_VERSION = 3
 CHUNK_SIZE = 500  # rows per database fetch
 RECORDS_PER_WRITE = 100  # records per piece of the response body
 

@@ -9,6 +9,10 @@ hint shows the basic-strategy play, labelled so, and the viewer's consumer
 sends the figures in a frame of their own once they are ready
 (`Hint.pending`).
 
+The same goes for the insurance offer: a seat with an insurance decision
+pending sees insurance's value (at the largest stake the table allows)
+against declining (0); basic strategy never insures.
+
 A hint is made only for the viewer whose decision it is, and only in that
 viewer's own controls piece (tables/live/pieces.py): nobody else's frame
 ever holds it.
@@ -22,7 +26,7 @@ from collections import OrderedDict
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 
-from tables.engine import BY_NAME, GameRound, basic_strategy
+from tables.engine import BY_NAME, GameRound, Phase, basic_strategy
 from tables.engine.exact.coach import Decision, Pricing, decision_now, price
 from tables.live.state import TableState
 
@@ -53,6 +57,7 @@ class Hint:
     basic: str  # the basic-strategy play's label
     plays: tuple[Play, ...] = ()  # empty until the exact figures are in
     cards_left: int = 0
+    insurance: int = 0  # the insurance stake priced, for an insurance decision (0: a play)
     failed: bool = False
     # The computation still running: the consumer sends a frame when it is done (not part of what shows).
     pending: Future | None = field(default=None, compare=False, repr=False)
@@ -63,18 +68,31 @@ class Hint:
 
 
 def hint_for(state: TableState, seat: int, hand: int) -> Hint | None:
-    """The hint for the decision ``state`` waits for from ``seat``'s ``hand``; None if there is none."""
+    """The hint for the decision ``state`` waits for from ``seat``'s ``hand``; None if there is none.
+
+    In the insurance phase the decision is the seat's answer to the offer (``hand`` 0).
+    """
     engine = state.engine
-    if engine is None or state.round_id is None or engine.to_act() != (seat, hand):
+    if engine is None or state.round_id is None:
         return None
-    played = engine.seats[seat].hands[hand]
-    legal = engine.legal_actions(seat, hand)
-    if not legal:
-        return None
-    basic = BY_NAME[basic_strategy(engine.rules, list(played.cards), engine.up_card, legal)].label
+    if engine.phase is Phase.INSURANCE:
+        if hand != 0 or seat not in engine.pending_insurance():
+            return None
+        played = engine.seats[seat].hands[0]
+        stakes = engine.insurance_range(seat)
+        base = Hint(seat=seat, hand=0, bet=played.bet, basic=BY_NAME["no_insurance"].label,
+                    insurance=stakes[-1] if stakes else 0)
+    else:
+        if engine.to_act() != (seat, hand):
+            return None
+        played = engine.seats[seat].hands[hand]
+        legal = engine.legal_actions(seat, hand)
+        if not legal:
+            return None
+        basic = BY_NAME[basic_strategy(engine.rules, list(played.cards), engine.up_card, legal)].label
+        base = Hint(seat=seat, hand=hand, bet=played.bet, basic=basic)
     # One moment of one round: the same decision in every version until the hand acts.
     future = _future((state.round_id, seat, hand, len(engine.events)), engine, seat, hand)
-    base = Hint(seat=seat, hand=hand, bet=played.bet, basic=basic)
     if not future.done():
         return replace(base, pending=future)
     if future.cancelled() or future.exception() is not None:

@@ -173,10 +173,16 @@ def compact(html: str) -> str:
 
 
 def _hint(table: Rendered, view: TableView, viewer: User | None) -> coach.Hint | None:
-    """The coach's hint, for a player who asked for hints and whose decision it is (nobody else)."""
-    if not (view.controls and view.turn and view.turn[0] in view.my_seats and getattr(viewer, "coach_hints", False)):
+    """The coach's hint, for a player who asked for hints and whose decision it is (nobody else).
+
+    In the players' turn, the hand to act; while insurance is offered, the viewer's first seat still to answer.
+    """
+    if not (view.controls and getattr(viewer, "coach_hints", False)):
         return None
-    return coach.hint_for(table.state, *view.turn)
+    if view.turn:
+        return coach.hint_for(table.state, *view.turn) if view.turn[0] in view.my_seats else None
+    insuring = next((c.seat for c in view.controls if any(a.name == "no_insurance" for a in c.actions)), None)
+    return coach.hint_for(table.state, insuring, 0) if insuring is not None else None
 
 
 def _hint_html(hint: coach.Hint | None) -> str:

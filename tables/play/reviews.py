@@ -1,4 +1,5 @@
-"""Every decision reviewed: at settlement, each play priced against the best play for that exact shoe.
+"""Every decision reviewed: at settlement, each play and each answer to the insurance offer priced
+against the best one for that exact shoe (tables/engine/exact/coach.py).
 
 `record_history` (tables/play/rounds.py) asks for a round's review once its
 settlement commits. Pricing takes tens of milliseconds a decision

@@ -114,3 +114,64 @@ def test_the_hint_follows_the_hand(deciding, alice):
     hint = controls_html(whole_table(deciding.pk, alice)[0])
     assert re.search(r'class="best" data-play="stand">Stand', hint)
     assert 'data-play="double"' not in hint  # three cards: no double
+
+
+@pytest.fixture
+def insuring(multi_table, alice, bob, rig):
+    """The dealer shows an ace: alice (seat 1, 10,6) and bob (seat 2, 9,7) are offered insurance."""
+    coach.forget()
+    rig(["TS", "9D", "AS", "6H", "7C", "9C", "2S", "3S"])
+    services.do_sit(multi_table.pk, alice, 1)
+    services.do_sit(multi_table.pk, bob, 2)
+    open_next_window(multi_table)
+    services.do_act(multi_table.pk, alice, "bet", seat=1, amount=10, version=version(multi_table))
+    services.do_act(multi_table.pk, bob, "bet", seat=2, amount=10, version=version(multi_table))
+    return multi_table
+
+
+def test_the_insurance_offer_shows_no_insurance_at_once_then_the_exact_value(insuring, alice, monkeypatch):
+    priced = threading.Event()
+    price = coach._price
+
+    def held(*args):
+        priced.wait(timeout=30)
+        return price(*args)
+
+    monkeypatch.setattr(coach, "_price", held)
+    hints_on(alice)
+    hint = controls_html(whole_table(insuring.pk, alice)[0])
+    assert 'data-hint="basic"' in hint and "Basic strategy: <strong>No insurance</strong>" in hint
+    priced.set()
+    wait_for_hints()
+    hint = controls_html(whole_table(insuring.pk, alice)[0])
+    assert 'data-hint="exact"' in hint and "Expected value of insurance for 5 chips" in hint
+    plays = dict(re.findall(r'data-play="(\w+)">[A-Za-z ]+ ([-+]?[0-9.]+)', hint))
+    assert set(plays) == {"insurance", "no_insurance"}
+    assert -0.4 < float(plays["insurance"]) < -0.3 and float(plays["no_insurance"]) == 0
+    assert 'class="best" data-play="no_insurance"' in hint
+
+
+def test_the_insurance_hint_is_for_the_player_asked_and_goes_once_they_answer(insuring, alice, bob, carol):
+    hints_on(alice)
+    hints_on(carol)
+    whole_table(insuring.pk, alice)
+    wait_for_hints()
+    assert "data-hint" in whole_table(insuring.pk, alice)[0]
+    for viewer in (bob, carol, None):
+        assert "data-hint" not in whole_table(insuring.pk, viewer)[0]
+    services.do_act(insuring.pk, alice, "no_insurance", seat=1, version=version(insuring))
+    # bob has yet to answer: alice has nothing to decide, and no hint.
+    frame, _ = whole_table(insuring.pk, alice)
+    assert "data-hint" not in frame and "Nothing to decide right now." in controls_html(frame)
+
+
+def test_a_rigged_shoes_order_never_reaches_a_frame(deciding, alice, bob, carol):
+    # The coach reads a stacked shoe's order (its earlier rounds' cards count as seen); no frame holds it:
+    # not the hole card (7C), not the cards still to come (2S 3S 4S), whoever looks, hints on or off.
+    hints_on(alice)
+    whole_table(deciding.pk, alice)
+    wait_for_hints()
+    for viewer in (alice, bob, carol, None):
+        frame, _ = whole_table(deciding.pk, viewer)
+        assert 'data-card="TD"' in frame
+        assert not re.search(r"\b(7C|2S|3S|4S)\b", frame)

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+import re
 from io import StringIO
 
 import pytest
 from django.core.management import call_command
+from django.urls import reverse
 
 from tables.models import RoundSeat, Table
 from tables.play import reviews, services
@@ -111,3 +113,80 @@ def test_the_command_follows_the_rounds_as_they_settle(solo_table, alice, rig, m
         call_command("review_rounds", "--follow", "--every", "0.5", stdout=StringIO())
     assert naps == [0.5, 0.5]
     assert RoundSeat.objects.get(player=alice).decisions == 1
+
+
+# alice: 10,6 against an ace, a 9 in the hole; she insures, hits a 2 (18) and stands.
+INSURED = ["TS", "AS", "6H", "9C", "2D"]
+
+
+def test_taking_insurance_off_a_fresh_shoe_is_reviewed_and_shown_as_a_small_mistake(client, solo_table, alice, rig):
+    rig(INSURED)
+    services.do_sit(solo_table.pk, alice, 1)
+    act(solo_table, alice, "bet", amount=10)
+    act(solo_table, alice, "insurance")
+    act(solo_table, alice, "hit")
+    act(solo_table, alice, "stand")
+    row = RoundSeat.objects.get(round=Table.objects.get(pk=solo_table.pk).current_round)
+    assert reviews.review_round(row.round_id) == 1
+    row.refresh_from_db()
+    insured, hit, stand = row.review
+    p = 127 / 413  # tens among the cards alice has not seen
+    assert (insured["action"], insured["best"], insured["actor"], insured["stake"]) == (
+        "insurance", "no_insurance", "player", 5)
+    assert insured["cost_chips"] == pytest.approx(5 * (1 - 3 * p), abs=1e-3)  # about 0.39 chips
+    assert (hit["action"], stand["action"]) == ("hit", "stand") and hit["is_best"] and stand["is_best"]
+    assert (row.decisions, row.best_decisions) == (3, 2)
+    assert row.ev_given == row.worst_cost == insured["cost_chips"]
+
+    client.force_login(alice)
+    # The replay: the line at the insurance step, in the round's list of decisions too.
+    step = insured["seq"] + 1
+    html = client.get(reverse("history_round", args=[row.round_id]) + f"?step={step}").content.decode()
+    line = re.search(r'<p class="review[^"]*" data-review="insurance">(.*?)</p>', html, re.DOTALL).group(1)
+    assert "T,6 against A, insurance offered" in line
+    assert re.search(r"Best: No insurance \(0\.000\) · You: Insurance \(-0\.0\d\d\) · cost 0\.39 chips", line)
+    # The history's summary and the profile's "Your play" count it; the export carries it.
+    history = client.get(reverse("history")).content.decode()
+    assert re.search(r'data-summary="given-away"[^>]*>\s*0\.39', history)
+    panel = client.get(reverse("profile")).content.decode()
+    assert f'href="/history/{row.round_id}/?step={step}"' in panel and "You: Insurance" in panel
+    (record,) = json.loads(b"".join(client.get(reverse("history_export_json")).streaming_content))
+    assert record["review"] == row.review and record["review"][0]["action"] == "insurance"
+    csv = b"".join(client.get(reverse("history_export_csv")).streaming_content).decode().splitlines()
+    assert csv[1].endswith(",3,2,0.39")  # decisions, best decisions, chips given away
+
+
+def test_a_round_whose_shoe_ran_out_mid_round_is_reviewed(alice, rig, monkeypatch):
+    from tables.engine import CardShoe
+    from tables.engine.shoe import derive_seed
+    from tables.fairness import shoes
+    from tables.models import RuleProfile
+    from tests.tables.conftest import make_table
+
+    # A single deck with four cards left, all dealt: her first hit runs it out, the cards off the table are reshuffled.
+    def nearly_done(rules):
+        shoe = CardShoe.from_seed(derive_seed(b"\4" * 32, b"review-run-out"), 1)
+        for _ in range(48):
+            shoe.draw()
+        return shoe
+
+    monkeypatch.setattr(shoes, "shoe_source", nearly_done)
+    table = make_table(RuleProfile.ROCKET_ACADEMY)
+    services.do_sit(table.pk, alice, 1)
+    open_next_window(table)
+    act(table, alice, "bet", amount=10)
+    table.refresh_from_db()
+    while table.current_round.phase == "players":
+        act(table, alice, "hit")
+        table.refresh_from_db()
+    state = table.current_round.state
+    kinds = [event["kind"] for event in state["events"]]
+    assert "shoe_reshuffled" in kinds, "this seed's deal and hits do not run the deck out"
+    reshuffled = state["events"][kinds.index("shoe_reshuffled")]["seq"]
+    row = RoundSeat.objects.get(round=table.current_round)
+    reviews.review_round(row.round_id)
+    row.refresh_from_db()
+    # Every hit made once the deck was reshuffled is priced (those before, on a deck nearly gone, may not be).
+    after = [e["seq"] for e in state["events"] if e["kind"] == "hit" and e["seq"] > reshuffled]
+    assert after and {v["seq"] for v in row.review} >= set(after)
+    assert all(v["action"] == "hit" for v in row.review) and row.decisions == len(row.review)

@@ -38,7 +38,7 @@ def _session_cookie(user) -> str:
 class Page:
     """The table page as a browser holds it: each frame's pieces swapped in by id (htmx's ws extension)."""
 
-    ORDER = ("bankroll", "status", "turn", "dealer", "result", "seats", "notice", "controls", "log", "version")
+    ORDER = ("bankroll", "status", "turn", "dealer", "result", "seats", "notice", "controls", "hints-switch", "log", "version")
 
     def __init__(self) -> None:
         self.pieces: dict[str, str] = {}

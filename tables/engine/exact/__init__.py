@@ -5,6 +5,7 @@ Pure Python and numpy, no Django (docs/engine.md, "The exact analyser").
     dealer_probabilities(rules, up_card, composition=None, removed=()) -> {"17": p, ..., "bust", "blackjack"}
     action_evs(rules, composition, hand_cards, up_card) -> {"stand": ev, "hit": ev, ...}
     best_action(evs) -> "hit" | "stand" | "double" | "split" | "surrender"
+    insurance_value(composition, hand_cards, up_card) -> ev of insurance at half the bet
     house_edge(rules, composition=None, *, strategy="optimal" | "basic") -> float
     edge_and_sd(rules, composition=None, *, strategy=...) -> (house edge, sd of one round)
     analyse(rules, composition=None) -> GameAnalysis
@@ -22,6 +23,7 @@ from .analysis import (
     clear_caches,
     dealer_probabilities,
     describe_hand,
+    insurance_value,
     legal_actions,
 )
 from .composition import Composition, card_index
@@ -32,5 +34,5 @@ __all__ = [
     "ACTIONS", "OUTCOMES", "PLAY_ACTIONS",
     "Composition", "GameAnalysis",
     "action_evs", "analyse", "best_action", "card_index", "clear_caches", "dealer_probabilities", "edge_and_sd",
-    "describe_hand", "house_edge", "legal_actions",
+    "describe_hand", "house_edge", "insurance_value", "legal_actions",
 ]

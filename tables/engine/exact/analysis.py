@@ -171,6 +171,21 @@ def action_evs(rules: RuleSet, composition: Composition | None, hand_cards: Sequ
     return result
 
 
+def insurance_value(composition: Composition, hand_cards: Sequence[str], up_card: str) -> float:
+    """Insurance for half the bet, per unit of the bet: ``0.5 × (3p − 1)``.
+
+    ``p`` is the chance that the hole card is a ten-value, drawn from
+    ``composition`` (the shoe before this round's cards were dealt, as for
+    ``action_evs``) with the hand and the up card taken out. ``action_evs``
+    gives the same value; this takes no dealer table. A stake of ``s`` chips
+    is worth ``s × (3p − 1)``.
+    """
+    shoe = composition.without([*hand_cards, up_card])
+    if shoe.size == 0:
+        raise ValueError("no card is left for the hole")
+    return 0.5 * (3.0 * shoe.counts[9] / shoe.size - 1.0)
+
+
 def best_action(evs: dict[str, float]) -> str:
     """The play with the highest value (insurance, a side bet, is not a play)."""
     plays = {action: value for action, value in evs.items() if action in PLAY_ACTIONS}
