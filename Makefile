@@ -26,10 +26,14 @@ migrate: install
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py seed_demo_tables
 
+# The web process serves the tables; the coach's reviews (tens of ms of CPU a settled
+# round) run in a process of their own beside it, stopped with it (README "The coach").
 run: migrate
 	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
 	@echo "Casino on http://127.0.0.1:$(PORT)/ (Ctrl-C stops it)"
-	$(BIN)/daphne -b 127.0.0.1 -p $(PORT) casino.asgi:application
+	$(BIN)/python manage.py review_rounds --follow & reviewer=$$!; \
+	trap 'kill $$reviewer 2>/dev/null' EXIT INT TERM; \
+	COACH_REVIEW_THREAD=false $(BIN)/daphne -b 127.0.0.1 -p $(PORT) casino.asgi:application
 
 # The suite runs on the defaults (SQLite, in-memory channel layer); when
 # DATABASE_URL or REDIS_URL is set it runs a second time on those.

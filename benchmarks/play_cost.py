@@ -1,9 +1,11 @@
 """What one play costs the server: CPU time and bytes sent, at a five-seat table with five viewers.
 
-    .venv/bin/python benchmarks/play_cost.py [--plays 600] [--watchers 0] [--profile out.prof]
+    .venv/bin/python benchmarks/play_cost.py [--plays 600] [--watchers 0] [--review-thread] [--profile out.prof]
 
 In one process, on a scratch SQLite database and the in-memory channel layer
-(the README's `make run` settings): five players sit at an
+(the README's `make run` settings; as there, the coach's reviews are not this
+process's work, `COACH_REVIEW_THREAD=false`, unless `--review-thread` puts
+them on its thread, as a web process run without `make run` does): five players sit at an
 `atlantic-city-multi` table and play rounds through the real websocket
 application (Channels' communicators stand in for the browsers), each
 pressing what its controls offer (Deal 10, No insurance, Stand). Every
@@ -44,9 +46,10 @@ CONTROLS = re.compile(r'<section id="controls".*?</section>', re.DOTALL)
 FIELD = re.compile(r'name="(seat|hand|version)" value="(\d+)"')
 
 
-def setup(database: Path) -> tuple[int, list]:
+def setup(database: Path, review_thread: bool = False) -> tuple[int, list]:
     os.environ.update(
         {
+            "COACH_REVIEW_THREAD": "true" if review_thread else "false",
             "DATABASE_URL": f"sqlite:///{database}",
             "DEBUG": "false",
             "SECRET_KEY": "play-cost-benchmark-" + "x" * 40,
@@ -205,10 +208,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--plays", type=int, default=600)
     parser.add_argument("--watchers", type=int, default=0, help="viewers who only watch, besides the five players")
+    parser.add_argument("--review-thread", action="store_true",
+                        help="review settled rounds on this process's thread (make run gives them a process of their own)")
     parser.add_argument("--profile", help="write a cProfile of the run to this file")
     options = parser.parse_args()
     with tempfile.TemporaryDirectory() as scratch:
-        table_id, players = setup(Path(scratch) / "play-cost.sqlite3")
+        table_id, players = setup(Path(scratch) / "play-cost.sqlite3", options.review_thread)
         profiler = cProfile.Profile() if options.profile else None
         if profiler:
             profiler.enable()
