@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -46,6 +47,24 @@ def live_daphne(start_daphne) -> Iterator[str]:
     """A daphne child on the test database (tests/conftest.py); its URL."""
     server = start_daphne("browser", log_dir=OUTPUT)
     yield server.url
+
+
+@contextmanager
+def module_daphne(name: str, tmp_path_factory) -> Iterator[str]:
+    """One daphne for a whole test module, on the test database and a channel layer of its own; its URL.
+
+    For modules whose tests only read what each writes afresh (pages, layout,
+    accessibility): starting a server per test would cost them seconds each.
+    Use it from a module-scoped fixture that has `django_db_blocker.unblock()`.
+    """
+    from tests.conftest import Daphne, child_environment, own_channel_layer
+
+    with own_channel_layer() as prefix:
+        daphne = Daphne(name, child_environment(tmp_path_factory.mktemp(name), prefix), log_dir=OUTPUT)
+        try:
+            yield daphne.start().url
+        finally:
+            daphne.stop()
 
 
 @pytest.fixture

@@ -17,8 +17,7 @@ from dataclasses import dataclass
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import CHROMIUM, CHROMIUM_FLAGS, OUTPUT
-from tests.conftest import Daphne, child_environment, own_channel_layer
+from tests.browser.conftest import CHROMIUM, CHROMIUM_FLAGS, OUTPUT, module_daphne
 
 pytestmark = pytest.mark.browser
 
@@ -40,12 +39,8 @@ class Site:
 @pytest.fixture(scope="module")
 def server(django_db_setup, django_db_blocker, tmp_path_factory) -> Iterator[str]:
     """One daphne for the module, on the test database; its URL."""
-    with django_db_blocker.unblock(), own_channel_layer() as prefix:
-        daphne = Daphne("axe", child_environment(tmp_path_factory.mktemp("axe"), prefix), log_dir=OUTPUT)
-        try:
-            yield daphne.start().url
-        finally:
-            daphne.stop()
+    with django_db_blocker.unblock(), module_daphne("axe", tmp_path_factory) as url:
+        yield url
 
 
 @pytest.fixture

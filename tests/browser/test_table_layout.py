@@ -21,8 +21,7 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import OUTPUT, REPO
-from tests.conftest import Daphne, child_environment, own_channel_layer
+from tests.browser.conftest import OUTPUT, REPO, module_daphne
 
 pytestmark = pytest.mark.browser
 
@@ -35,12 +34,8 @@ CARDS = ["TS", "TC", "9H", "6H", "KD", "8D", "5C", *(["2S", "3S", "4S", "2H", "3
 
 @pytest.fixture(scope="module")
 def server(django_db_setup, django_db_blocker, tmp_path_factory) -> Iterator[str]:
-    with django_db_blocker.unblock(), own_channel_layer() as prefix:
-        daphne = Daphne("layout", child_environment(tmp_path_factory.mktemp("layout"), prefix), log_dir=OUTPUT)
-        try:
-            yield daphne.start().url
-        finally:
-            daphne.stop()
+    with django_db_blocker.unblock(), module_daphne("layout", tmp_path_factory) as url:
+        yield url
 
 
 def session_of(user) -> str:
