@@ -164,6 +164,10 @@ _DEBIT_COVERED = rows.statement(
 )
 _BANKROLLS = rows.statement(LedgerAccount, "SELECT {user}, {balance} FROM {table} WHERE {kind} = %s AND {user} IN (%s)")
 _CREDIT = rows.statement(LedgerAccount, "UPDATE {table} SET {balance} = {balance} + %s WHERE {id} = %s")
+_SET_CREDIT = rows.statement(LedgerAccount, "UPDATE {table} SET {credit} = %s WHERE {id} = %s")
+_CAP_CREDIT = rows.statement(
+    LedgerAccount, "UPDATE {table} SET {credit} = {balance} WHERE {credit} > {balance} AND {id} IN (%s)"
+)
 
 
 # --- The system accounts ----------------------------------------------------------
@@ -331,13 +335,19 @@ def cash_out(*, seat_account: LedgerAccount) -> Transfer | None:
     )
 
 
-def top_up(*, seat_account: LedgerAccount, amount: int | None = None, round: Round | None = None) -> Transfer | None:
+def top_up(
+    *, seat_account: LedgerAccount, amount: int | None = None, round: Round | None = None, read: bool = False
+) -> Transfer | None:
     """DESIGN.md: a seat holding less than 1 chip as a betting window opens gets 100 chips, as a loan.
 
     The chips become the seat's credit (repaid first at cash_out). Returns
-    None, moving nothing, when the seat still holds chips.
+    None, moving nothing, when the seat still holds chips. `read=True`: the
+    caller read the account's balance and credit in this transaction, under
+    the lock that keeps its chips still (its table's), so they are not read
+    again; the instance's balance and credit are right afterwards either way.
     """
-    seat_account.refresh_from_db(fields=["balance", "credit"])
+    if not read:
+        seat_account.refresh_from_db(fields=["balance", "credit"])
     if seat_account.balance >= 1:
         return None
     amount = settings.TOP_UP_CHIPS if amount is None else amount
@@ -350,18 +360,26 @@ def top_up(*, seat_account: LedgerAccount, amount: int | None = None, round: Rou
         round=round,
     )
     # A seat holding nothing has no credit left (cap_credit), so the new loan is the whole credit.
-    LedgerAccount.objects.filter(pk=seat_account.pk).update(credit=amount)
+    rows.execute(_SET_CREDIT(), [amount, seat_account.pk])
     seat_account.credit = amount
     return made
 
 
-def cap_credit(account_ids: list[int]) -> None:
+def cap_credit(accounts: list[LedgerAccount]) -> None:
     """A settled round: each seat's credit is at most its stack (top-up chips lost at the table are gone).
 
-    One UPDATE for the whole table, and none of the seats' rows is touched when none holds credit above its stack.
+    `accounts` were read in this transaction, under their table's lock, and
+    kept right by the transfers since (as `transfer` keeps them): only those
+    holding credit above their stack are written, in one UPDATE, and none
+    when none does (most rounds). The instances' credit is right afterwards.
     """
-    if account_ids:
-        LedgerAccount.objects.filter(pk__in=account_ids, credit__gt=F("balance")).update(credit=F("balance"))
+    over = [account for account in accounts if account.credit > account.balance]
+    if not over:
+        return
+    places = ", ".join(["%s"] * len(over))
+    rows.execute(_CAP_CREDIT().replace("(%s)", f"({places})"), [account.pk for account in over])
+    for account in over:
+        account.credit = account.balance
 
 
 def admin_adjust(*, user: User, amount: int, reason: str, admin: User) -> Transfer:

@@ -87,22 +87,26 @@ def open_window(table: Table, now: dt.datetime) -> Round | None:
         return None
     rules = table.rules
     shoe_row, engine_shoe = _shoe_for_next_round(table, rules, now)
-    number = (table.rounds.aggregate(last=Max("number"))["last"] or 0) + 1
+    previous = table.current_round
+    if previous is not None:
+        number = previous.number + 1  # the table's latest round: only this function makes rounds
+    else:
+        number = (table.rounds.aggregate(last=Max("number"))["last"] or 0) + 1
     round_row = Round.objects.create(
         table=table, number=number, profile=table.profile, shoe=shoe_row, phase=RoundPhase.BETTING, state={},
         names={str(seat.number): seat.player.username for seat in seats},
     )
-    stacks: dict[int, int] = {}
-    for seat in seats:
-        if table.top_up:
-            ledger.top_up(seat_account=seat.account, round=round_row)
-        seat.account.refresh_from_db(fields=["balance"])
-        stacks[seat.number] = seat.account.balance
+    if table.top_up:
+        for seat in seats:
+            # The stacks were read just now, under the table's lock: the ledger need not read them again.
+            ledger.top_up(seat_account=seat.account, round=round_row, read=True)
+    # Each account's balance is as read, or as the top-up left it.
+    stacks = {seat.number: seat.account.balance for seat in seats}
     engine = GameRound.new(
         rules=rules, shoe=engine_shoe, seats=stacks, min_bet=table.min_bet, max_bet=table.max_bet
     )
     round_row.state = engine.to_json()
-    round_row.save(update_fields=["state"])
+    rows.update(round_row, ["state"])
     table.current_round = round_row
     table.deadline = now + dt.timedelta(seconds=table.betting_seconds) if table.timed else None
     return round_row
@@ -142,9 +146,11 @@ def record(
     `seats` are the table's `seated()` seats, read in this transaction, if the caller has them.
     """
     moves = [event for event in engine.events[first_event:] if event.chips and event.seat is not None]
-    if moves:
+    if seats is None and (moves or engine.phase is Phase.SETTLED):
         # Most hits and stands move no chips: the accounts are read only when some do.
-        accounts = {seat.number: seat.account for seat in (seats if seats is not None else seated(table))}
+        seats = seated(table)
+    if moves:
+        accounts = {seat.number: seat.account for seat in seats}
         house = ledger.house_account()
         label = f"{table.name} round {round_row.number}"
         # No savepoint: a failure ends the whole play (services.do_act).
@@ -158,7 +164,7 @@ def record(
         fields.append("settled_at")
     rows.update(round_row, fields)
     if engine.phase is Phase.SETTLED:
-        _finish(table, round_row, engine, now)
+        _finish(table, round_row, engine, seats, now)
 
 
 def _move(event: Event, seat_account, house, label: str) -> ledger.Move:
@@ -180,15 +186,18 @@ def _phase_of(engine: GameRound) -> str:
     }[engine.phase]
 
 
-def _finish(table: Table, round_row: Round, engine: GameRound, now: dt.datetime) -> None:
-    """A settled round: its history rows, results onto the seats, leavers cashed out, the next window timed."""
-    seats = seated(table)
+def _finish(table: Table, round_row: Round, engine: GameRound, seats: list[Seat], now: dt.datetime) -> None:
+    """A settled round: its history rows, results onto the seats, leavers cashed out, the next window timed.
+
+    `seats` are the table's `seated()` seats read in this transaction, their
+    accounts' balances kept right by the round's transfers (ledger.transfer_all).
+    """
     record_history(table, round_row, engine, seats, now)
     if engine.shoe.needs_reshuffle(engine.rules):
         # Done with: its seed may be revealed now (hand history, shoe verification).
         Shoe.objects.filter(pk=round_row.shoe_id, retired_at__isnull=True).update(retired_at=now)
     # Top-up chips lost in the round are gone: no seat owes more than it holds (issue 14).
-    ledger.cap_credit([seat.account_id for seat in seats if seat.number in engine.seats])
+    ledger.cap_credit([seat.account for seat in seats if seat.number in engine.seats])
     for seat in seats:
         part = engine.seats.get(seat.number)
         if part is None:
