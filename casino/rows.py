@@ -16,9 +16,11 @@ Everything else keeps the ORM: this is for the few statements a play repeats.
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
+from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, connection, connections
 from django.db.models import Model
 from django.db.models.base import ModelState
@@ -35,14 +37,25 @@ def _quote(name: str) -> str:
     return connection.ops.quote_name(name)
 
 
-def _converters(fields, alias: str) -> list[tuple[int, Any, list]]:
-    """The columns whose values the ORM would convert: position, expression, converters."""
+def _converters(fields, alias: str) -> list[tuple[int, Any, list, type | None]]:
+    """The columns whose values the ORM would convert: position, expression, converters, and a shortcut.
+
+    The shortcut is a type whose values the converters would give back as they
+    are, or turn aware (datetime), with nothing else to do: on SQLite the
+    driver already parsed a datetime or bool column (its declared type), and
+    the ORM's converters then only call settings and timezone helpers on each
+    value. `select` does that work itself for such a value, and calls the
+    converters for any other (a string, a number).
+    """
     result = []
+    sqlite = connection.vendor == "sqlite"
     for i, field in enumerate(fields):
         column = field.get_col(alias)
         converters = connection.ops.get_db_converters(column) + column.get_db_converters(connection)
         if converters:
-            result.append((i, column, converters))
+            internal = field.get_internal_type() if sqlite and len(converters) == 1 else ""
+            shortcut = {"DateTimeField": dt.datetime, "BooleanField": bool}.get(internal)
+            result.append((i, column, converters, shortcut))
     return result
 
 
@@ -87,6 +100,7 @@ def select(
     found = []
     db = conn.alias
     plain = [not (post_init.has_listeners(part[0]) or pre_init.has_listeners(part[0])) for part in parts]
+    zone = conn.timezone if settings.USE_TZ else None  # what the ORM's datetime converter makes aware with
     for row in rows:
         start = 0
         instances = []
@@ -96,7 +110,12 @@ def select(
             if fk is not None and values[pk_index] is None:
                 instances.append(None)  # a null foreign key: every column of the join is null
                 continue
-            for i, column, funcs in converters:
+            for i, column, funcs, shortcut in converters:
+                value = values[i]
+                if shortcut is not None and (value is None or value.__class__ is shortcut):
+                    if shortcut is dt.datetime and value is not None and value.tzinfo is None and zone is not None:
+                        values[i] = value.replace(tzinfo=zone)  # timezone.make_aware, as the converter does
+                    continue
                 for func in funcs:
                     values[i] = func(values[i], column, conn)
             instances.append(_instance(part_model, db, names, values) if bare else part_model.from_db(db, names, values))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 from dataclasses import dataclass
 from enum import StrEnum
@@ -84,8 +85,10 @@ class RuleSet:
             f"{self.decks} deck{'s' if self.decks > 1 else ''}, "
             + ("a fresh shuffle every round" if self.penetration is None
                else f"reshuffled once {self.cut_card()} of {self.decks * 52} cards are dealt"),
-            f"Blackjack pays {self.blackjack_pays.numerator}:{self.blackjack_pays.denominator}, "
-            "fractions of a chip go to the house",
+            (
+                f"Blackjack pays {self.blackjack_pays.numerator}:{self.blackjack_pays.denominator}, "
+                "fractions of a chip go to the house"
+            ),
             "Dealer hits soft 17" if self.dealer_hits_soft_17 else "Dealer stands on all 17s",
         ]
         if self.dealer_peek:
@@ -121,6 +124,10 @@ class RuleSet:
         return lines
 
     def to_json(self) -> dict[str, Any]:
+        # Stored with a round after every play: made once per rule set (they are frozen), a copy for each caller.
+        return dict(_json_of(self))
+
+    def _to_json(self) -> dict[str, Any]:
         data = {}
         for field in dataclasses.fields(self):
             value = getattr(self, field.name)
@@ -131,6 +138,16 @@ class RuleSet:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> RuleSet:
+        # Read with a round before every play: the same JSON gives the same (frozen) rule set, made once.
+        key = tuple(data.items())
+        try:
+            hash(key)
+        except TypeError:  # not plain JSON scalars: made afresh (and checked) as any other
+            return cls._from_json(data)
+        return _read(cls, key)
+
+    @classmethod
+    def _from_json(cls, data: dict[str, Any]) -> RuleSet:
         values = dict(data)
         if "seats_per_player" not in values:
             # Rules stored before the field existed: the profile's own value.
@@ -144,6 +161,17 @@ class RuleSet:
         values["split_aces"] = SplitAces(values["split_aces"])
         values["surrender"] = Surrender(values["surrender"])
         return cls(**values)
+
+
+
+@functools.lru_cache(maxsize=64)
+def _json_of(rules: RuleSet) -> dict[str, Any]:
+    return rules._to_json()
+
+
+@functools.lru_cache(maxsize=64)
+def _read(cls: type[RuleSet], items: tuple) -> RuleSet:
+    return cls._from_json(dict(items))
 
 
 _ATLANTIC_CITY = RuleSet(

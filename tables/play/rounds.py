@@ -86,14 +86,14 @@ def open_window(table: Table, now: dt.datetime) -> Round | None:
         table.deadline = None
         return None
     rules = table.rules
-    shoe_row, engine_shoe = _shoe_for_next_round(table, rules, now)
+    shoe_id, engine_shoe = _shoe_for_next_round(table, rules, now)
     previous = table.current_round
     if previous is not None:
         number = previous.number + 1  # the table's latest round: only this function makes rounds
     else:
         number = (table.rounds.aggregate(last=Max("number"))["last"] or 0) + 1
     round_row = Round.objects.create(
-        table=table, number=number, profile=table.profile, shoe=shoe_row, phase=RoundPhase.BETTING, state={},
+        table=table, number=number, profile=table.profile, shoe_id=shoe_id, phase=RoundPhase.BETTING, state={},
         names={str(seat.number): seat.player.username for seat in seats},
     )
     if table.top_up:
@@ -112,12 +112,13 @@ def open_window(table: Table, now: dt.datetime) -> Round | None:
     return round_row
 
 
-def _shoe_for_next_round(table: Table, rules: RuleSet, now: dt.datetime) -> tuple[Shoe, CardShoe]:
+def _shoe_for_next_round(table: Table, rules: RuleSet, now: dt.datetime) -> tuple[int, CardShoe]:
+    """The next round's shoe: its row's id (the row itself is not read) and the engine's shoe."""
     previous = table.current_round
     if previous is not None and previous.state:
         engine_shoe = CardShoe.from_json(previous.state["shoe"])
         if not engine_shoe.needs_reshuffle(rules):
-            return previous.shoe, engine_shoe
+            return previous.shoe_id, engine_shoe
         # Retired: its seed may now be revealed (hand history, shoe verification).
         Shoe.objects.filter(pk=previous.shoe_id, retired_at__isnull=True).update(retired_at=now)
     engine_shoe = shoes.new_shoe(rules)
@@ -127,7 +128,7 @@ def _shoe_for_next_round(table: Table, rules: RuleSet, now: dt.datetime) -> tupl
         commitment=engine_shoe.commitment,
         seed=engine_shoe.seed.hex() if engine_shoe.seed is not None else "",
     )
-    return shoe_row, engine_shoe
+    return shoe_row.pk, engine_shoe
 
 
 # --- Storing what the engine did ------------------------------------------------------
