@@ -21,9 +21,10 @@ from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 from django.conf import settings
-from django.db import DEFAULT_DB_ALIAS, connection, connections
+from django.db import DEFAULT_DB_ALIAS, connection, connections, models
 from django.db.models import Model
 from django.db.models.base import ModelState
+from django.db.models.fields import AutoFieldMixin
 from django.db.models.signals import post_init, pre_init
 
 M = TypeVar("M", bound=Model)
@@ -88,12 +89,12 @@ def select(
     for `params`. `for_update` locks the rows of t0 where the database can.
     A null foreign key loads as None.
     """
-    key = (connection.vendor, model, where, tuple(join), order_by, for_update)
+    conn = connections[DEFAULT_DB_ALIAS]
+    key = (conn.vendor, model, where, tuple(join), order_by, for_update)
     shape = _selects.get(key)
     if shape is None:
         shape = _selects[key] = _select_shape(model, where, join, order_by, for_update)
     sql, parts = shape
-    conn = connections[DEFAULT_DB_ALIAS]
     with conn.cursor() as cursor:
         cursor.execute(sql, params)
         rows = cursor.fetchall()
@@ -166,26 +167,104 @@ def _select_shape(model, where: str, join: Sequence[str], order_by: str, for_upd
 
 def fetch(sql: str, params: Sequence[Any]) -> list[tuple]:
     """The rows of one query of the caller's own, as the database returns them (no conversion)."""
-    with connection.cursor() as cursor:
+    with connections[DEFAULT_DB_ALIAS].cursor() as cursor:
         cursor.execute(sql, params)
         return cursor.fetchall()
+
+
+# Plain fields, whose value of one type the ORM hands to the database as it is, or through one adapter:
+# (attname, the type, the adapter's kind, the field's internal type), else None (the ORM's own way).
+_PLAIN_TYPES = {models.CharField: str, models.TextField: str, models.BooleanField: bool}
+
+
+def _plain(field) -> tuple[str, type, str, str] | None:
+    if type(field).pre_save is not models.Field.pre_save:
+        return None  # it sets the value itself (auto_now ...)
+    if isinstance(field, models.ForeignKey):
+        if type(field).get_db_prep_save is models.ForeignKey.get_db_prep_save and isinstance(
+            field.target_field, AutoFieldMixin
+        ):
+            return field.attname, int, "autopk", ""  # the target's get_prep_value (int) and validate_autopk_value
+        return None
+    if type(field) in _PLAIN_TYPES:
+        return field.attname, _PLAIN_TYPES[type(field)], "", ""
+    integer = models.IntegerField
+    if (
+        isinstance(field, integer)
+        and not isinstance(field, AutoFieldMixin)
+        and type(field).get_db_prep_value is integer.get_db_prep_value
+        and type(field).get_prep_value is integer.get_prep_value
+    ):
+        return field.attname, int, "integer", field.get_internal_type()
+    return None
+
+
+def _values(instance: Model, chosen: list, plain: list, conn, add: bool) -> list:
+    """What the ORM's save would write for `chosen` fields of `instance`: get_db_prep_save(pre_save(...))."""
+    params = []
+    for field, known in zip(chosen, plain):
+        if known is not None:
+            attname, kind, adapter, internal = known
+            value = getattr(instance, attname)
+            if value is None or (value.__class__ is kind):
+                if value is not None and adapter == "integer":
+                    value = conn.ops.adapt_integerfield_value(value, internal)
+                elif value is not None and adapter == "autopk":
+                    value = conn.ops.validate_autopk_value(value)
+                params.append(value)
+                continue
+        params.append(field.get_db_prep_save(field.pre_save(instance, add), conn))
+    return params
 
 
 def update(instance: Model, fields: Sequence[str]) -> int:
     """Write `fields` of `instance` (by name) to its row, as save(update_fields=...) would; the rows changed."""
     model = type(instance)
-    key = (connection.vendor, model, tuple(fields))
+    conn = connections[DEFAULT_DB_ALIAS]
+    key = (conn.vendor, model, tuple(fields))
     shape = _updates.get(key)
     if shape is None:
         meta = model._meta
         chosen = [meta.get_field(name) for name in fields]
         sets = ", ".join(f"{_quote(field.column)} = %s" for field in chosen)
         sql = f"UPDATE {_quote(meta.db_table)} SET {sets} WHERE {_quote(meta.pk.column)} = %s"
-        shape = _updates[key] = (sql, chosen)
-    sql, chosen = shape
-    params = [field.get_db_prep_save(field.pre_save(instance, False), connection) for field in chosen]
+        shape = _updates[key] = (sql, chosen, [_plain(field) for field in chosen])
+    sql, chosen, plain = shape
+    params = _values(instance, chosen, plain, conn, False)
     params.append(instance.pk)
-    with connection.cursor() as cursor:
+    with conn.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.rowcount
+
+
+def update_each(instances: Sequence[Model], fields: Sequence[str]) -> int:
+    """Write `fields` of several rows of one model, each its own values, in one statement; the rows changed.
+
+    As `update` for each instance: a CASE on the primary key for each field.
+    """
+    if len(instances) <= 1:
+        return update(instances[0], fields) if instances else 0
+    model = type(instances[0])
+    conn = connections[DEFAULT_DB_ALIAS]
+    key = (conn.vendor, model, tuple(fields), len(instances))
+    shape = _updates.get(key)
+    if shape is None:
+        meta = model._meta
+        chosen = [meta.get_field(name) for name in fields]
+        pk = _quote(meta.pk.column)
+        cases = " ".join(["WHEN %s THEN %s"] * len(instances))
+        sets = ", ".join(f"{_quote(field.column)} = CASE {pk} {cases} END" for field in chosen)
+        places = ", ".join(["%s"] * len(instances))
+        sql = f"UPDATE {_quote(meta.db_table)} SET {sets} WHERE {pk} IN ({places})"
+        shape = _updates[key] = (sql, chosen, [_plain(field) for field in chosen])
+    sql, chosen, plain = shape
+    values = [_values(instance, chosen, plain, conn, False) for instance in instances]
+    params = []
+    for n in range(len(chosen)):
+        for instance, written in zip(instances, values):
+            params += [instance.pk, written[n]]
+    params += [instance.pk for instance in instances]
+    with conn.cursor() as cursor:
         cursor.execute(sql, params)
         return cursor.rowcount
 
@@ -195,26 +274,27 @@ def insert(instances: Sequence[Model]) -> None:
     if not instances:
         return
     model = type(instances[0])
-    key = (connection.vendor, model)
+    conn = connections[DEFAULT_DB_ALIAS]
+    key = (conn.vendor, model)
     shape = _inserts.get(key)
     if shape is None:
         meta = model._meta
         chosen = [field for field in meta.concrete_fields if not field.primary_key]
         columns = ", ".join(_quote(field.column) for field in chosen)
         sql = f"INSERT INTO {_quote(meta.db_table)} ({columns}) VALUES "
-        shape = _inserts[key] = (sql, chosen)
-    sql, chosen = shape
+        shape = _inserts[key] = (sql, chosen, [_plain(field) for field in chosen])
+    sql, chosen, plain = shape
     row = "(" + ", ".join(["%s"] * len(chosen)) + ")"
     params = []
     for instance in instances:
-        params += [field.get_db_prep_save(field.pre_save(instance, True), connection) for field in chosen]
-    with connection.cursor() as cursor:
+        params += _values(instance, chosen, plain, conn, True)
+    with conn.cursor() as cursor:
         cursor.execute(sql + ", ".join([row] * len(instances)), params)
 
 
 def execute(sql: str, params: Sequence[Any]) -> int:
     """One statement of the caller's own; the rows it changed."""
-    with connection.cursor() as cursor:
+    with connections[DEFAULT_DB_ALIAS].cursor() as cursor:
         cursor.execute(sql, params)
         return cursor.rowcount
 

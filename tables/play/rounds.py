@@ -199,10 +199,9 @@ def _finish(table: Table, round_row: Round, engine: GameRound, seats: list[Seat]
         Shoe.objects.filter(pk=round_row.shoe_id, retired_at__isnull=True).update(retired_at=now)
     # Top-up chips lost in the round are gone: no seat owes more than it holds (issue 14).
     ledger.cap_credit([seat.account for seat in seats if seat.number in engine.seats])
-    for seat in seats:
-        part = engine.seats.get(seat.number)
-        if part is None:
-            continue  # sat down during the round
+    played = [seat for seat in seats if seat.number in engine.seats]  # not who sat down during the round
+    for seat in played:
+        part = engine.seats[seat.number]
         seat.net += part.net
         if part.status is SeatStatus.LEFT_OUT:
             seat.missed_windows += 1
@@ -210,7 +209,8 @@ def _finish(table: Table, round_row: Round, engine: GameRound, seats: list[Seat]
             seat.missed_windows = 0
         if part.bet:
             seat.last_bet = part.bet  # the chip tray's Rebet, and the next round's bet
-        rows.update(seat, ["net", "missed_windows", "last_bet"])
+    rows.update_each(played, ["net", "missed_windows", "last_bet"])  # one statement for the table
+    for seat in played:
         if seat.leaving or seat.missed_windows >= MAX_MISSED_WINDOWS:
             stand_up(seat, table.version + 1)
     # `seats` are all the seats taken, read under the table's lock: who is left is known.

@@ -55,7 +55,14 @@ def _lock(table_id: int) -> Table:
         found = rows.select(Table, "t0.id = %s", [table_id], join=("current_round",))
     if not found:
         raise TableError("This table does not exist.", "no_table")
-    return found[0]
+    table = found[0]
+    _stored(table)
+    return table
+
+
+def _stored(table: Table) -> None:
+    """Note the live state as the table's row now holds it: _commit writes only what changed of it."""
+    table._stored = (table.deadline, table.current_round_id, table.decisions)
 
 
 def _commit(table: Table, engine=None, seated: list[Seat] | None = None) -> Change:
@@ -64,7 +71,12 @@ def _commit(table: Table, engine=None, seated: list[Seat] | None = None) -> Chan
     if engine is None and round_row is not None:
         engine = rounds.load(round_row)
     rounds.refresh_decisions(table, round_row, engine, table.version)
-    rows.update(table, ["version", "current_round", "deadline", "decisions"])
+    # The version always; the rest when it changed (most plays leave the round and often the deadline).
+    stored = getattr(table, "_stored", None) or (object(), object(), object())
+    changed = (table.deadline, table.current_round_id, table.decisions)
+    names = ("deadline", "current_round", "decisions")
+    rows.update(table, ["version", *(name for name, old, new in zip(names, stored, changed) if old != new)])
+    _stored(table)
     play = None
     if seated is not None and engine is not None and engine.phase is not Phase.SETTLED:
         # A play in mid-round: its listeners may take the state just written without reading it back.

@@ -57,6 +57,27 @@ def test_it_writes_the_fields_it_is_given_and_no_others(multi_table):
     assert stored.name == multi_table.name
 
 
+def test_it_writes_several_rows_each_its_own_values_in_one_statement(multi_table, django_assert_num_queries):
+    seats = list(Seat.objects.filter(table=multi_table).order_by("number"))[:3]
+    for n, seat in enumerate(seats):
+        seat.net, seat.missed_windows, seat.last_bet, seat.leaving = -5 * n, n, 10 + n, True
+
+    with django_assert_num_queries(1):
+        assert rows.update_each(seats, ["net", "missed_windows", "last_bet"]) == 3
+
+    stored = list(Seat.objects.filter(table=multi_table).order_by("number"))
+    assert [(s.net, s.missed_windows, s.last_bet) for s in stored[:3]] == [(0, 0, 10), (-5, 1, 11), (-10, 2, 12)]
+    assert not any(s.leaving for s in stored)  # not among the fields written
+    assert (stored[3].net, stored[3].last_bet) == (0, 0)  # not among the rows written
+
+
+def test_a_typed_value_of_a_plain_field_goes_the_orm_s_way(multi_table):
+    table = Table.objects.get(pk=multi_table.pk)
+    table.version = "12"  # not an int: converted by the field, as the ORM's save would
+    rows.update(table, ["version"])
+    assert Table.objects.get(pk=multi_table.pk).version == 12
+
+
 @pytest.mark.ledger_broken  # transfers written as rows, without the balances the ledger keeps with them
 def test_it_inserts_several_rows_in_one_statement(alice, bob, django_assert_num_queries):
     one = LedgerAccount.objects.get(user=alice)
