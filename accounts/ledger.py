@@ -164,10 +164,7 @@ _DEBIT_COVERED = rows.statement(
 )
 _BANKROLLS = rows.statement(LedgerAccount, "SELECT {user}, {balance} FROM {table} WHERE {kind} = %s AND {user} IN (%s)")
 _CREDIT = rows.statement(LedgerAccount, "UPDATE {table} SET {balance} = {balance} + %s WHERE {id} = %s")
-_SET_CREDIT = rows.statement(LedgerAccount, "UPDATE {table} SET {credit} = %s WHERE {id} = %s")
-_CAP_CREDIT = rows.statement(
-    LedgerAccount, "UPDATE {table} SET {credit} = {balance} WHERE {credit} > {balance} AND {id} IN (%s)"
-)
+_CAP_CREDIT = rows.statement(LedgerAccount, "UPDATE {table} SET {credit} = {balance} WHERE {credit} > {balance} AND {id} IN (%s)")
 
 
 # --- The system accounts ----------------------------------------------------------
@@ -341,10 +338,9 @@ def top_up(
     """DESIGN.md: a seat holding less than 1 chip as a betting window opens gets 100 chips, as a loan.
 
     The chips become the seat's credit (repaid first at cash_out). Returns
-    None, moving nothing, when the seat still holds chips. `read=True`: the
-    caller read the account's balance and credit in this transaction, under
-    the lock that keeps its chips still (its table's), so they are not read
-    again; the instance's balance and credit are right afterwards either way.
+    None, moving nothing, when the seat still holds chips. read=True: the
+    instance's balance and credit were read in this transaction under its
+    table's lock (which keeps them still), so they are not read again.
     """
     if not read:
         seat_account.refresh_from_db(fields=["balance", "credit"])
@@ -360,7 +356,7 @@ def top_up(
         round=round,
     )
     # A seat holding nothing has no credit left (cap_credit), so the new loan is the whole credit.
-    rows.execute(_SET_CREDIT(), [amount, seat_account.pk])
+    LedgerAccount.objects.filter(pk=seat_account.pk).update(credit=amount)
     seat_account.credit = amount
     return made
 
@@ -368,16 +364,13 @@ def top_up(
 def cap_credit(accounts: list[LedgerAccount]) -> None:
     """A settled round: each seat's credit is at most its stack (top-up chips lost at the table are gone).
 
-    `accounts` were read in this transaction, under their table's lock, and
-    kept right by the transfers since (as `transfer` keeps them): only those
-    holding credit above their stack are written, in one UPDATE, and none
-    when none does (most rounds). The instances' credit is right afterwards.
+    `accounts` were read in this transaction under their table's lock, and kept right by the transfers since:
+    only those holding credit above their stack are written, in one UPDATE (none in most rounds).
     """
     over = [account for account in accounts if account.credit > account.balance]
-    if not over:
-        return
-    places = ", ".join(["%s"] * len(over))
-    rows.execute(_CAP_CREDIT().replace("(%s)", f"({places})"), [account.pk for account in over])
+    if over:
+        places = ", ".join(["%s"] * len(over))
+        rows.execute(_CAP_CREDIT().replace("(%s)", f"({places})"), [account.pk for account in over])
     for account in over:
         account.credit = account.balance
 
