@@ -56,13 +56,12 @@ def _lock(table_id: int) -> Table:
     if not found:
         raise TableError("This table does not exist.", "no_table")
     table = found[0]
-    _stored(table)
+    table._stored = _live(table)  # as its row holds it: _commit writes only what changed
     return table
 
 
-def _stored(table: Table) -> None:
-    """Note the live state as the table's row now holds it: _commit writes only what changed of it."""
-    table._stored = (table.deadline, table.current_round_id, table.decisions)
+def _live(table: Table) -> tuple:
+    return (table.deadline, table.current_round_id, table.decisions)
 
 
 def _commit(table: Table, engine=None, seated: list[Seat] | None = None) -> Change:
@@ -72,11 +71,10 @@ def _commit(table: Table, engine=None, seated: list[Seat] | None = None) -> Chan
         engine = rounds.load(round_row)
     rounds.refresh_decisions(table, round_row, engine, table.version)
     # The version always; the rest when it changed (most plays leave the round and often the deadline).
-    stored = getattr(table, "_stored", None) or (object(), object(), object())
-    changed = (table.deadline, table.current_round_id, table.decisions)
-    names = ("deadline", "current_round", "decisions")
-    rows.update(table, ["version", *(name for name, old, new in zip(names, stored, changed) if old != new)])
-    _stored(table)
+    stored, live = getattr(table, "_stored", (object(),) * 3), _live(table)
+    changed = [name for name, old, new in zip(("deadline", "current_round", "decisions"), stored, live) if old != new]
+    rows.update(table, ["version", *changed])
+    table._stored = live
     play = None
     if seated is not None and engine is not None and engine.phase is not Phase.SETTLED:
         # A play in mid-round: its listeners may take the state just written without reading it back.
@@ -343,9 +341,12 @@ def _overdue(table: Table, now: dt.datetime) -> bool:
     return table.deadline is not None and table.deadline <= now
 
 
+_DUE = rows.statement(Table, "SELECT 1 FROM {table} WHERE {id} = %s AND {version} = %s AND {deadline} <= %s")
+
+
 def do_expire(table_id: int, version: int) -> Change | None:
     """A deadline passed: apply its default. Idempotent: a stale or early call does nothing."""
-    # A plain read first: most stale timers never take the write lock. (SQL built once: a timer fires every round.)
+    # A plain read first, SQL built once: most stale timers never take the write lock.
     if not rows.fetch(_DUE(), [table_id, version, connection.ops.adapt_datetimefield_value(timezone.now())]):
         return None
     with transaction.atomic():
@@ -354,9 +355,6 @@ def do_expire(table_id: int, version: int) -> Change | None:
         if table.version != version or not _overdue(table, now):
             return None
         return _expire_locked(table, now)
-
-
-_DUE = rows.statement(Table, "SELECT 1 FROM {table} WHERE {id} = %s AND {version} = %s AND {deadline} <= %s")
 
 
 def settle_overdue(table_id: int) -> Change | None:
