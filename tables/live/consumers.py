@@ -17,6 +17,7 @@ from typing import Any
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.utils.functional import LazyObject, empty
 
 from accounts import ledger
 from tables.engine import BY_NAME
@@ -69,6 +70,9 @@ class TableConsumer(AsyncWebsocketConsumer):
         if verdict is not None:
             await self.close(code=verdict)
             return
+        # _may_watch read the session's user: keep the User itself, not Channels' lazy
+        # wrapper, whose indirection every read of it in every frame would pay.
+        self.user = resolved(self.user)
         # Sockets per player and per address (tables.live.limits), given back in disconnect.
         self.place = limits.take_socket(access.viewer_id(self.user), limits.socket_address(self.scope))
         if self.place is None:
@@ -220,6 +224,13 @@ class TableConsumer(AsyncWebsocketConsumer):
         table = frames.cached(self.table_id, self.sent.version)
         if table is not None and self._knows_bankroll(table):
             await self._send(frame_for(table, self.user, self._bankroll_in(table), None, self.sent))
+
+
+def resolved(user: object) -> object:
+    """The User behind a lazy `scope["user"]` once it has been read; the object itself otherwise."""
+    if isinstance(user, LazyObject) and user._wrapped is not empty:
+        return user._wrapped
+    return user
 
 
 def _settle_overdue(table_id: int) -> None:

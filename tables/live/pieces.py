@@ -83,7 +83,8 @@ def frame_for(table: Rendered, viewer: User | None, bankroll: int | None, notice
         sent.pieces[piece_id] = html
         if first and piece_id.startswith("seat-"):
             continue  # in the #seats box below
-        parts.append(changed_parts(previous, html) if previous is not None else html)
+        # Only a seat has parts a frame may bring alone (its head, stack and play).
+        parts.append(changed_parts(previous, html) if previous is not None and piece_id.startswith("seat-") else html)
     if first:
         # The #seats box itself, around every seat: a page may have lost some (a reconnect).
         box = table.kept_piece("seats", lambda: _render("seats", view, viewer, seat_pieces=[PIECES_SLOT]))
