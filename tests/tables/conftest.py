@@ -68,3 +68,15 @@ def open_next_window(table: Table) -> None:
 
     Table.objects.filter(pk=table.pk, deadline__isnull=False).update(deadline=timezone.now())
     services.settle_overdue(table.pk)
+
+
+def seat_and_bet(table: Table, *players, amount: int = 10) -> None:
+    """Each player sits in the next seat (1, 2, ...), the betting window opens, and each bets `amount`."""
+    from tables.play import services
+
+    for seat, player in enumerate(players, start=1):
+        services.do_sit(table.pk, player, seat)
+    open_next_window(table)
+    for seat, player in enumerate(players, start=1):
+        version = Table.objects.values_list("version", flat=True).get(pk=table.pk)
+        services.do_act(table.pk, player, "bet", seat=seat, amount=amount, version=version)

@@ -13,10 +13,23 @@ from tables.live.pieces import whole_table
 from tables.play import services
 from tables.play.errors import TableError
 from tables.play.messages import perform
-from tests.tables.conftest import open_next_window
+from tests.tables.conftest import seat_and_bet
 from tests.tables.test_verify_shoe import version
 
 pytestmark = pytest.mark.django_db
+
+
+def held_coach(monkeypatch) -> threading.Event:
+    """The coach's thread held until the returned event is set, however fast it would price."""
+    priced = threading.Event()
+    price = coach._price
+
+    def held(*args):
+        priced.wait(timeout=30)
+        return price(*args)
+
+    monkeypatch.setattr(coach, "_price", held)
+    return priced
 
 
 def controls_html(frame: str) -> str:
@@ -32,11 +45,7 @@ def deciding(multi_table, alice, bob, rig):
     """alice (seat 1) holds 10,6 against a ten and decides; bob (seat 2) holds 9,9."""
     coach.forget()
     rig(["TS", "9C", "TD", "6H", "9D", "7C", "2S", "3S", "4S"])
-    services.do_sit(multi_table.pk, alice, 1)
-    services.do_sit(multi_table.pk, bob, 2)
-    open_next_window(multi_table)
-    services.do_act(multi_table.pk, alice, "bet", seat=1, amount=10, version=version(multi_table))
-    services.do_act(multi_table.pk, bob, "bet", seat=2, amount=10, version=version(multi_table))
+    seat_and_bet(multi_table, alice, bob)
     return multi_table
 
 
@@ -67,14 +76,7 @@ def test_a_bad_switch_is_refused_and_changes_nothing(alice):
 
 def test_the_player_sees_basic_strategy_at_once_then_every_plays_exact_value_in_chips(deciding, alice, monkeypatch):
     # The coach's thread held until the first frame is made, however fast it would be.
-    priced = threading.Event()
-    price = coach._price
-
-    def held(*args):
-        priced.wait(timeout=30)
-        return price(*args)
-
-    monkeypatch.setattr(coach, "_price", held)
+    priced = held_coach(monkeypatch)
     hints_on(alice)
     first, _ = whole_table(deciding.pk, alice)
     hint = controls_html(first)
@@ -121,23 +123,12 @@ def insuring(multi_table, alice, bob, rig):
     """The dealer shows an ace: alice (seat 1, 10,6) and bob (seat 2, 9,7) are offered insurance."""
     coach.forget()
     rig(["TS", "9D", "AS", "6H", "7C", "9C", "2S", "3S"])
-    services.do_sit(multi_table.pk, alice, 1)
-    services.do_sit(multi_table.pk, bob, 2)
-    open_next_window(multi_table)
-    services.do_act(multi_table.pk, alice, "bet", seat=1, amount=10, version=version(multi_table))
-    services.do_act(multi_table.pk, bob, "bet", seat=2, amount=10, version=version(multi_table))
+    seat_and_bet(multi_table, alice, bob)
     return multi_table
 
 
 def test_the_insurance_offer_shows_no_insurance_at_once_then_the_exact_value(insuring, alice, monkeypatch):
-    priced = threading.Event()
-    price = coach._price
-
-    def held(*args):
-        priced.wait(timeout=30)
-        return price(*args)
-
-    monkeypatch.setattr(coach, "_price", held)
+    priced = held_coach(monkeypatch)
     hints_on(alice)
     hint = controls_html(whole_table(insuring.pk, alice)[0])
     assert 'data-hint="basic"' in hint and "Basic strategy: <strong>No insurance</strong>" in hint

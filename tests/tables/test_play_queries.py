@@ -10,7 +10,7 @@ from django.test.utils import CaptureQueriesContext
 
 from tables.models import Table
 from tables.play import services
-from tests.tables.conftest import open_next_window
+from tests.tables.conftest import seat_and_bet
 
 pytestmark = pytest.mark.django_db
 
@@ -26,11 +26,7 @@ def version(table) -> int:
 def two_lose(multi_table, alice, bob, rig):
     """alice (seat 1) and bob (seat 2) bet; both stand on 16 against the dealer's 20; a fresh shoe comes next."""
     rig(["TS", "9H", "TC", "6D", "7S", "KD"], ["TS", "9H", "TC", "6D", "7S", "KD"])
-    services.do_sit(multi_table.pk, alice, 1)
-    services.do_sit(multi_table.pk, bob, 2)
-    open_next_window(multi_table)
-    services.do_act(multi_table.pk, alice, "bet", seat=1, amount=10, version=version(multi_table))
-    services.do_act(multi_table.pk, bob, "bet", seat=2, amount=10, version=version(multi_table))
+    seat_and_bet(multi_table, alice, bob)
     services.do_act(multi_table.pk, alice, "stand", seat=1, version=version(multi_table))
     return multi_table
 
