@@ -80,6 +80,15 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self._send(limits.notice_frame(limits.TOO_MANY_SOCKETS))
             await self.close(code=limits.CLOSE_TOO_MANY_SOCKETS)
             return
+        try:
+            await self._join()
+        except BaseException:
+            # A connect that fails from here ends the consumer without a disconnect(): give the place back.
+            self.place.release()
+            raise
+
+    async def _join(self) -> None:
+        """Join the table's group (and the player's), arm the table's timer, send the whole table."""
         self.group = broadcast.group_name(self.table_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         who = access.viewer_id(self.user)

@@ -73,6 +73,25 @@ async def test_it_closes_a_players_socket_past_their_limit_with_4429_and_gives_t
     assert limits.open_sockets(user_id=bob.pk) == 0
 
 
+async def test_a_socket_whose_connect_fails_gives_its_place_back(multi_table, alice, monkeypatch):
+    from tables.live import consumers
+
+    def broken(table_id):
+        raise RuntimeError("the database went away")
+
+    monkeypatch.setattr(consumers, "_settle_and_read_deadline", broken)
+    failed = await connect(multi_table, alice)
+    with pytest.raises(RuntimeError):
+        await failed.receive_output(timeout=5)  # accepted, then the consumer died in connect
+
+    assert limits.open_sockets(user_id=alice.pk) == 0
+    monkeypatch.undo()
+    again = await connect(multi_table, alice)
+    assert await opened(again)
+    assert limits.open_sockets(user_id=alice.pk) == 1
+    await again.disconnect()
+
+
 async def test_a_refused_socket_acts_on_nothing(multi_table, alice, settings):
     settings.SOCKETS_PER_USER = 1
     first = await connect(multi_table, alice)
