@@ -1,6 +1,6 @@
 from django.http import HttpRequest
 
-from accounts import ledger
+from accounts import balances
 
 
 def bankroll(request: HttpRequest) -> dict[str, int | None]:
@@ -9,5 +9,5 @@ def bankroll(request: HttpRequest) -> dict[str, int | None]:
     user = getattr(request, "user", None)
     if user is None or not user.is_authenticated:
         return {"bankroll": None, "at_tables": None}
-    chips, at_tables = ledger.chips_of(user.pk)
+    chips, at_tables = balances.chips_of(user.pk)
     return {"bankroll": chips, "at_tables": at_tables}

@@ -15,7 +15,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from accounts import ledger, limits, pauses
+from accounts import balances, ledger, limits, pauses
 from accounts.models import AccountKind, LedgerAccount, Transfer, TransferKind, User
 
 REFILL_EVERY = dt.timedelta(hours=24)
@@ -60,7 +60,7 @@ def check_refill(user: User, bankroll: LedgerAccount, now: dt.datetime) -> int:
     """The chips a refill grants now; RefillRefused if none."""
     if pauses.is_paused(user, now):
         raise RefillRefused(f"You are taking a break until {pauses.until_words(user)}: no refill until then.")
-    held = bankroll.balance + ledger.at_tables_balance(user.pk)
+    held = bankroll.balance + balances.at_tables_balance(user.pk)
     if held >= settings.REFILL_BELOW_CHIPS:
         raise RefillRefused(
             f"You hold {held:,} chips; a refill is for players with fewer than {settings.REFILL_BELOW_CHIPS:,}."

@@ -20,7 +20,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     (
         "chips and players",
         (
-            "casino.rows", "accounts.models", "accounts.ledger", "accounts.audit", "accounts.services",
+            "casino.rows", "accounts.models", "accounts.ledger", "accounts.balances", "accounts.audit", "accounts.services",
             "accounts.limits", "accounts.pauses",
         ),
     ),
@@ -34,7 +34,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
         (
             "tables.views", "tables.urls", "tables.routing", "tables.admin", "tables.apps",
             "tables.fairness.views", "tables.history.views", "tables.history.urls", "tables.management",
-            "tables.loadtest", "tables.migrations", "accounts", "casino",
+            "tables.loadtest", "tables.migrations", "tables.templatetags", "accounts", "casino",
         ),
     ),
 ]

@@ -19,7 +19,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.utils.functional import LazyObject, empty
 
-from accounts import ledger
+from accounts import balances
 from tables.engine import BY_NAME
 from tables.live import broadcast, frames, limits, sockets
 from tables.live.pieces import Sent, frame_for
@@ -202,7 +202,7 @@ class TableConsumer(AsyncWebsocketConsumer):
     def _frame(self, notice: str | None) -> str:
         table = frames.rendered(self.table_id)
         if not self._knows_bankroll(table):
-            self.bankroll = ledger.bankroll_balance(access.viewer_id(self.user))
+            self.bankroll = balances.bankroll_balance(access.viewer_id(self.user))
             self.bankroll_known = True
         return frame_for(table, self.user, self._bankroll_in(table), notice, self.sent)
 

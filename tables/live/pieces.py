@@ -27,7 +27,7 @@ from django.template.loader import render_to_string
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 
-from accounts import ledger
+from accounts import balances
 from accounts.models import User
 from tables.live import coach
 from tables.live.frames import Rendered, rendered
@@ -282,6 +282,6 @@ def whole_table(
     table = rendered(table_id, version)
     who = viewer_id(viewer)
     bankroll = table.state.bankrolls[who] if who in table.state.bankrolls else (
-        ledger.bankroll_balance(who) if who is not None else None
+        balances.bankroll_balance(who) if who is not None else None
     )
     return frame_for(table, viewer, bankroll, notice, Sent()), table.version

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from accounts import ledger
+from accounts import balances
 from casino import rows
 from tables.engine import EventKind, GameRound, Phase, SeatStatus
 from tables.engine.hand import hand_value, is_natural
@@ -145,7 +145,7 @@ def snapshot(table_id: int) -> TableState:
         {seat.number: seat.changed_version for seat in seats if not seat.player_id},
         round_row,
         GameRound.from_json(round_row.state) if round_row is not None else None,
-        bankrolls=ledger.bankroll_balances({seat.player_id for seat in seated}),
+        bankrolls=balances.bankroll_balances({seat.player_id for seat in seated}),
         commitment=round_row.shoe.commitment if round_row is not None else None,
     )
 

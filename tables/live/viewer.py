@@ -7,7 +7,7 @@ from typing import ClassVar
 
 from django.conf import settings
 
-from accounts import ledger
+from accounts import balances
 from accounts.models import User
 from tables.engine import ACTIONS, ActionSpec
 from tables.live.cards import CardView
@@ -127,6 +127,6 @@ def bankroll_in(state: TableState, user_id: int | None) -> int | None:
     """The viewer's bankroll: as read with the table if they sit at it, else read now."""
     if user_id in state.bankrolls:
         return state.bankrolls[user_id]
-    return ledger.bankroll_balance(user_id) if user_id is not None else None
+    return balances.bankroll_balance(user_id) if user_id is not None else None
 
 

@@ -2,7 +2,7 @@ import pytest
 from django.db import transaction
 from django.db.models import Sum
 
-from accounts import ledger
+from accounts import balances, ledger
 from accounts.models import AccountKind, LedgerAccount, Transfer, TransferKind
 
 pytestmark = pytest.mark.django_db
@@ -194,15 +194,15 @@ def test_the_chips_at_the_tables_are_the_sum_of_a_players_seat_stacks(alice, bob
     left = ledger.open_seat_account(alice, "Six Shooter seat 1")
     ledger.buy_in(user=alice, seat_account=left, amount=20)
     ledger.cash_out(seat_account=left)
-    assert ledger.at_tables_balance(alice.pk) == 35 + 90
-    assert ledger.at_tables_balances({alice.pk, bob.pk}) == {alice.pk: 125, bob.pk: 50}
-    assert ledger.chips_of(alice.pk) == (1000 - 35 - 100, 125)
+    assert balances.at_tables_balance(alice.pk) == 35 + 90
+    assert balances.at_tables_balances({alice.pk, bob.pk}) == {alice.pk: 125, bob.pk: 50}
+    assert balances.chips_of(alice.pk) == (1000 - 35 - 100, 125)
 
 
 def test_a_player_with_no_seat_has_nothing_at_the_tables(alice, bob, django_assert_num_queries):
     with django_assert_num_queries(1):
-        assert ledger.chips_of(alice.pk) == (1000, 0)
-    assert ledger.at_tables_balance(alice.pk) == 0
-    assert ledger.at_tables_balances({alice.pk}) == {alice.pk: 0}
-    assert ledger.at_tables_balances(set()) == {}
-    assert ledger.chips_of(alice.pk + bob.pk + 100) == (None, 0)
+        assert balances.chips_of(alice.pk) == (1000, 0)
+    assert balances.at_tables_balance(alice.pk) == 0
+    assert balances.at_tables_balances({alice.pk}) == {alice.pk: 0}
+    assert balances.at_tables_balances(set()) == {}
+    assert balances.chips_of(alice.pk + bob.pk + 100) == (None, 0)

@@ -1,0 +1,60 @@
+"""What players hold, read only: bankrolls and chips at the tables, for pages, frames and the top bar.
+
+Chips move only through accounts/ledger.py; these reads never move any.
+"""
+
+from __future__ import annotations
+
+from django.db.models import Sum
+
+from accounts.models import AccountKind, LedgerAccount
+from casino import rows
+
+_BANKROLLS = rows.statement(LedgerAccount, "SELECT {user}, {balance} FROM {table} WHERE {kind} = %s AND {user} IN (%s)")
+
+
+def bankroll_balance(user_id: int) -> int | None:
+    """A player's bankroll in chips (None if they have none): one indexed read."""
+    rows = LedgerAccount.objects.filter(kind=AccountKind.BANKROLL, user_id=user_id)
+    return rows.values_list("balance", flat=True).first()
+
+
+def bankroll_balances(user_ids: set[int]) -> dict[int, int]:
+    """Several players' bankrolls, by user id, in one read."""
+    if not user_ids:
+        return {}
+    # Read with every version of a table: a statement of its own, not the ORM's.
+    places = ", ".join(["%s"] * len(user_ids))
+    sql = _BANKROLLS().replace("(%s)", f"({places})")
+    return dict(rows.fetch(sql, [AccountKind.BANKROLL.value, *user_ids]))
+
+
+def at_tables_balance(user_id: int) -> int:
+    """The chips a player has at the tables: the sum of their seat stacks (0 if none), one indexed read."""
+    rows = LedgerAccount.objects.filter(kind=AccountKind.SEAT, user_id=user_id)
+    return rows.aggregate(total=Sum("balance"))["total"] or 0
+
+
+def at_tables_balances(user_ids: set[int]) -> dict[int, int]:
+    """Several players' chips at the tables, by user id, in one read (0 for a player with none)."""
+    if not user_ids:
+        return {}
+    rows = (
+        LedgerAccount.objects.filter(kind=AccountKind.SEAT, user_id__in=user_ids)
+        .values("user_id")
+        .annotate(total=Sum("balance"))
+        .values_list("user_id", "total")
+    )
+    return {user_id: 0 for user_id in user_ids} | dict(rows)
+
+
+def chips_of(user_id: int) -> tuple[int | None, int]:
+    """(bankroll, chips at the tables) for the top bar, in one read; the bankroll is None if there is none."""
+    rows = (
+        LedgerAccount.objects.filter(kind__in=[AccountKind.BANKROLL, AccountKind.SEAT], user_id=user_id)
+        .values("kind")
+        .annotate(total=Sum("balance"))
+        .values_list("kind", "total")
+    )
+    totals = dict(rows)
+    return totals.get(AccountKind.BANKROLL), totals.get(AccountKind.SEAT) or 0
