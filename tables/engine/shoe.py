@@ -195,26 +195,13 @@ class CardShoe:
         """
         if not self.reshuffles or self.is_stacked:
             return ()
-        left = Counter(self._cards)
-        kept = []
-        for card in canonical_shoe(self.decks):
-            if left[card]:
-                left[card] -= 1
-            else:
-                kept.append(card)
-        return tuple(kept)
+        return tuple(_canonical_without(self.decks, self._cards))
 
     def reshuffle_remaining(self, on_table: Iterable[str]) -> None:
         """Shuffle every card not on the table into a new order and deal on (RULES.md)."""
         if self.is_stacked:
             raise IllegalAction(ErrorCode.SHOE_EXHAUSTED, "The shoe has run out of cards.")
-        missing = Counter(on_table)
-        cards = []
-        for card in canonical_shoe(self.decks):
-            if missing[card]:
-                missing[card] -= 1
-            else:
-                cards.append(card)
+        cards = _canonical_without(self.decks, on_table)
         if not cards:
             raise IllegalAction(ErrorCode.SHOE_EXHAUSTED, "Every card of the shoe is on the table.")
         self.reshuffles += 1
@@ -306,3 +293,15 @@ class CardShoe:
     def __repr__(self) -> str:
         kind = "stacked" if self.is_stacked else f"seeded {self.commitment[:12]}"
         return f"CardShoe({kind}, decks={self.decks}, dealt={self.dealt}, left={self.cards_left})"
+
+
+def _canonical_without(decks: int, cards: Iterable[str]) -> list[str]:
+    """The canonical shoe of `decks` less `cards` (as many of each as given), in canonical order."""
+    left_out = Counter(cards)
+    rest: list[str] = []
+    for card in canonical_shoe(decks):
+        if left_out[card]:
+            left_out[card] -= 1
+        else:
+            rest.append(card)
+    return rest
