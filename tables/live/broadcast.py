@@ -2,7 +2,7 @@
 
 A listener of tables.play.changes, so it runs after the commit and nobody
 hears of a change that was rolled back. Events carry ids and versions, never
-HTML: each consumer renders the table for its own viewer (tables.live.frames).
+HTML: each process hands it to its viewers of the table (tables.live.audience), and each renders the table for its own viewer (tables.live.frames).
 """
 
 from __future__ import annotations

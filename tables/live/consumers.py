@@ -1,9 +1,10 @@
 """The table's websocket: thin, as the Channels docs have it.
 
 Authenticate, parse one message, call one service, and render the table for
-this viewer. Changes made by anyone reach every consumer of the table as a
-small `table.changed` event, and each renders its own viewer's HTML (their
-seat, their buttons) as htmx out-of-band swaps.
+this viewer. Changes made by anyone reach each server process once, as a
+small `table.changed` event, and the process's audience of the table
+(tables.live.audience) has each of its consumers show it: each renders its
+own viewer's HTML (their seat, their buttons) as htmx out-of-band swaps.
 """
 
 from __future__ import annotations
@@ -21,7 +22,8 @@ from django.utils.functional import LazyObject, empty
 
 from accounts import balances
 from tables.engine import BY_NAME
-from tables.live import broadcast, frames, limits, sockets
+from tables.live import frames, limits, sockets
+from tables.live.audience import audience
 from tables.live.pieces import Sent, frame_for
 from tables.models import Table
 from tables.play import access, services, timers
@@ -51,6 +53,8 @@ class TableConsumer(AsyncWebsocketConsumer):
     # The coach: the hint this connection waits for, so its figures are sent when ready.
     awaited_hint: Future | None = None
     hint_task: asyncio.Task | None = None
+    # Set once the socket is gone: the audience may still hold a version to show it.
+    gone: bool = False
 
     @property
     def rendered_version(self) -> int:
@@ -62,6 +66,8 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.user = self.scope.get("user")
         # What this connection was sent: every frame carries only what changed since.
         self.sent = Sent()
+        # Held while a frame is made and sent: this viewer's frames go out in the order they were made.
+        self.frame_lock = asyncio.Lock()
         self.bad_frames = limits.FrameBudget()
         verdict = await database_sync_to_async(self._may_watch)()
         # Accept, then close with a code: a refused handshake makes the htmx
@@ -88,9 +94,9 @@ class TableConsumer(AsyncWebsocketConsumer):
             raise
 
     async def _join(self) -> None:
-        """Join the table's group (and the player's), arm the table's timer, send the whole table."""
-        self.group = broadcast.group_name(self.table_id)
-        await self.channel_layer.group_add(self.group, self.channel_name)
+        """Join the table's audience (and the player's group), arm the table's timer, send the whole table."""
+        self.audience = audience(self.channel_layer)
+        await self.audience.join(self.table_id, self)
         who = access.viewer_id(self.user)
         if who is not None:
             self.user_group = sockets.user_group(who)
@@ -112,12 +118,13 @@ class TableConsumer(AsyncWebsocketConsumer):
         return None
 
     async def disconnect(self, code: int) -> None:
+        self.gone = True
         if getattr(self, "place", None) is not None:
             self.place.release()
         if self.hint_task is not None:
             self.hint_task.cancel()
-        if hasattr(self, "group"):
-            await self.channel_layer.group_discard(self.group, self.channel_name)
+        if hasattr(self, "audience"):
+            await self.audience.leave(self.table_id, self)
         if hasattr(self, "user_group"):
             await self.channel_layer.group_discard(self.user_group, self.channel_name)
 
@@ -144,8 +151,9 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self._send(limits.notice_frame(limits.TOO_MANY_BAD_FRAMES))
             await self.close(code=limits.CLOSE_BAD_FRAMES)
             return
-        self.sent.pieces.pop("notice", None)  # the next frame clears it
-        await self._send(limits.notice_frame(notice))
+        async with self.frame_lock:
+            self.sent.pieces.pop("notice", None)  # the next frame clears it
+            await self._send(limits.notice_frame(notice))
 
     def _handle(self, message: dict[str, Any]) -> TableError | str | None:
         action = message.get("action")
@@ -180,24 +188,34 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.send_table(notice=f"This window is closed ({reason}). Reload the page to carry on.")
         await self.close(code=sockets.CLOSE_SIGNED_OUT)
 
-    async def table_changed(self, event: dict[str, Any]) -> None:
-        if self.signed_out:
-            return
-        # Events can queue up; one render shows the latest state, so skip older ones.
-        if event["version"] <= self.rendered_version:
-            return
-        # One read of the new version serves every viewer of the table in this
-        # process; their frames are then made here, with no database.
-        await frames.read(self.table_id, event["version"])
-        table = frames.cached(self.table_id, event["version"])
-        if table is None or not self._knows_bankroll(table):
-            await self.send_table()  # on the database thread
-            return
-        await self._send(frame_for(table, self.user, self._bankroll_in(table), None, self.sent))
+    def needs(self, version: int) -> bool:
+        """Whether this viewer has yet to be shown `version` of the table (tables.live.audience)."""
+        return not (self.gone or self.signed_out) and version > self.rendered_version
+
+    def ready(self, version: int) -> bool:
+        """Whether `show(version)` would make its frame from memory at once: no click in hand, no database."""
+        if self.frame_lock.locked():
+            return False
+        table = frames.cached(self.table_id, version)
+        return table is not None and self._knows_bankroll(table)
+
+    async def show(self, version: int) -> None:
+        """The table reached `version`: bring this viewer up to it (or to a newer version)."""
+        async with self.frame_lock:
+            # Checked again: a frame made while this one waited may have shown it.
+            if not self.needs(version):
+                return
+            # The process read the version once for all its viewers (tables.live.audience).
+            table = frames.cached(self.table_id, version)
+            if table is None or not self._knows_bankroll(table):
+                await self._send(await database_sync_to_async(self._frame)(None))
+                return
+            await self._send(frame_for(table, self.user, self._bankroll_in(table), None, self.sent))
 
     async def send_table(self, notice: str | None = None) -> None:
         """Bring this viewer up to the table as it stands (with `notice`, the answer to their click)."""
-        await self._send(await database_sync_to_async(self._frame)(notice))
+        async with self.frame_lock:
+            await self._send(await database_sync_to_async(self._frame)(notice))
 
     def _frame(self, notice: str | None) -> str:
         table = frames.rendered(self.table_id)
@@ -228,11 +246,12 @@ class TableConsumer(AsyncWebsocketConsumer):
         """The viewer's hint was still being worked out (tables/live/coach.py): send it once it is."""
         with contextlib.suppress(Exception):  # a failed or slow hint stays the basic-strategy one, labelled
             await asyncio.wait_for(asyncio.shield(asyncio.wrap_future(pending)), timeout=HINT_WAIT_SECONDS)
-        if self.signed_out or self.sent.pending_hint is not pending:
-            return  # the table moved on: the frame that showed it brought whatever hint it needs
-        table = frames.cached(self.table_id, self.sent.version)
-        if table is not None and self._knows_bankroll(table):
-            await self._send(frame_for(table, self.user, self._bankroll_in(table), None, self.sent))
+        async with self.frame_lock:
+            if self.gone or self.signed_out or self.sent.pending_hint is not pending:
+                return  # the table moved on: the frame that showed it brought whatever hint it needs
+            table = frames.cached(self.table_id, self.sent.version)
+            if table is not None and self._knows_bankroll(table):
+                await self._send(frame_for(table, self.user, self._bankroll_in(table), None, self.sent))
 
 
 def resolved(user: object) -> object:

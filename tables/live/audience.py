@@ -1,0 +1,155 @@
+"""A process's viewers of each table: told of a change once, shown it in one pass.
+
+A table's channel-layer group (`broadcast.group_name`) holds one member per
+server process, its audience's channel, not one per socket. A play then
+sends one `table.changed` event per process instead of one per viewer, and
+the process brings its viewers up to the new version in one loop over them
+(`deliver`): one read of the version if it was not written here
+(tables.live.frames), then each viewer's frame, with no channel-layer
+message, task or dispatch per viewer. That dispatch was a quarter of a
+play's CPU at a full table (docs/performance.md, issue 12).
+
+Each viewer makes and sends its own frame (`TableConsumer.show`), under its
+own lock, so a frame it is making for its own click and a version shown from
+here never interleave. A viewer busy with its own click is shown the version
+by a task of its own, after that click, so one slow viewer never holds up the
+others.
+
+One audience per event loop (a server process has one; tests start many).
+The group memberships are renewed whenever a viewer joins and every
+`RENEW_SECONDS`, well inside the channel layers' group expiry (a day).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import weakref
+from typing import Any, Protocol
+
+from tables.live import frames
+from tables.live.broadcast import group_name
+
+log = logging.getLogger(__name__)
+
+EVENT = "table.changed"
+RENEW_SECONDS = 3600.0
+# After the layer fails to deliver (Redis restarting), wait this long before listening again.
+RETRY_SECONDS = 1.0
+
+
+class Viewer(Protocol):
+    """What the audience needs of a table's consumer (tables.live.consumers)."""
+
+    def needs(self, version: int) -> bool: ...
+
+    def ready(self, version: int) -> bool: ...
+
+    async def show(self, version: int) -> None: ...
+
+
+class Audience:
+    """This loop's viewers of every table, and its one channel in the tables' groups."""
+
+    def __init__(self, layer: Any) -> None:
+        self.layer = layer
+        self.channel: str | None = None
+        # Each table's viewers here, in the order they joined (a dict as an ordered set).
+        self.viewers: dict[int, dict[Viewer, None]] = {}
+        self.joined: set[int] = set()  # the tables whose group holds self.channel
+        self._lock = asyncio.Lock()  # one change of the memberships at a time
+        self._tasks: set[asyncio.Task] = set()
+        self._listening: list[asyncio.Task] = []  # while anyone watches: the listener and the renewer
+
+    async def join(self, table_id: int, viewer: Viewer) -> None:
+        """`viewer` hears every change of the table from now on."""
+        self.viewers.setdefault(table_id, {})[viewer] = None
+        async with self._lock:
+            if self.channel is None:
+                self.channel = await self.layer.new_channel("tables.")
+                self._listening = [self._start(self._listen()), self._start(self._renew())]
+            if table_id in self.viewers:
+                # Every join renews the membership, whether or not it is new.
+                await self.layer.group_add(group_name(table_id), self.channel)
+                self.joined.add(table_id)
+
+    async def leave(self, table_id: int, viewer: Viewer) -> None:
+        viewers = self.viewers.get(table_id)
+        if viewers is not None:
+            viewers.pop(viewer, None)
+            if not viewers:
+                del self.viewers[table_id]
+        async with self._lock:
+            if table_id not in self.viewers and table_id in self.joined:
+                self.joined.discard(table_id)
+                await self.layer.group_discard(group_name(table_id), self.channel)
+            if not self.viewers and self.channel is not None:
+                # Nobody here watches any table: stop listening until someone does.
+                for task in self._listening:
+                    task.cancel()
+                self.channel, self._listening = None, []
+
+    async def deliver(self, table_id: int, version: int) -> None:
+        """Bring every viewer of the table here up to `version`."""
+        viewers = [viewer for viewer in self.viewers.get(table_id, ()) if viewer.needs(version)]
+        if not viewers:
+            return
+        # One read of the version for all of them, unless this process wrote it (frames.offer).
+        await frames.read(table_id, version)
+        for viewer in viewers:
+            if viewer.ready(version):
+                # Made from memory and sent at once: no task of its own.
+                try:
+                    await viewer.show(version)
+                except Exception:
+                    log.exception("Table %s: showing version %s to a viewer failed", table_id, version)
+            else:
+                # Busy with its own click, or it needs the database (a watcher's bankroll): in turn, after that.
+                self._start(viewer.show(version))
+
+    async def _listen(self) -> None:
+        while True:
+            try:
+                event = await self.layer.receive(self.channel)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("The tables' channel failed; listening again in %s s", RETRY_SECONDS)
+                await asyncio.sleep(RETRY_SECONDS)
+                continue
+            if event.get("type") != EVENT:
+                continue
+            try:
+                await self.deliver(int(event["table"]), int(event["version"]))
+            except Exception:
+                log.exception("Table %s: delivering a change failed", event.get("table"))
+
+    async def _renew(self) -> None:
+        while True:
+            await asyncio.sleep(RENEW_SECONDS)
+            async with self._lock:
+                for table_id in list(self.joined):
+                    await self.layer.group_add(group_name(table_id), self.channel)
+
+    def _start(self, coroutine: Any) -> asyncio.Task:
+        task = asyncio.ensure_future(coroutine)
+        self._tasks.add(task)  # held until done: the loop keeps only weak references to tasks
+        task.add_done_callback(self._done)
+        return task
+
+    def _done(self, task: asyncio.Task) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("A table audience's task failed", exc_info=task.exception())
+
+
+_audiences: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Audience] = weakref.WeakKeyDictionary()
+
+
+def audience(layer: Any) -> Audience:
+    """The running loop's audience on `layer` (a new one if the layer changed: tests override it)."""
+    loop = asyncio.get_running_loop()
+    found = _audiences.get(loop)
+    if found is None or found.layer is not layer:
+        found = _audiences[loop] = Audience(layer)
+    return found

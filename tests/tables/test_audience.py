@@ -1,0 +1,93 @@
+"""A process hears of a table's change once and shows it to each of its viewers (tables.live.audience)."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from channels.layers import get_channel_layer
+
+from tables.live import broadcast
+from tables.live.audience import audience
+from tables.live.consumers import TableConsumer
+from tests.tables.conftest import seat_and_bet
+from tests.tables.ws import Tab, frame_version
+
+pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
+
+
+def members(table) -> set[str]:
+    """The channels in the table's group, as the in-memory layer keeps them."""
+    return set(get_channel_layer().groups.get(broadcast.group_name(table.pk), {}))
+
+
+async def test_it_puts_one_channel_per_process_in_the_tables_group_however_many_watch(multi_table, alice, bob):
+    tabs = [await Tab.open(multi_table), await Tab.open(multi_table, alice), await Tab.open(multi_table, bob)]
+    here = audience(get_channel_layer())
+    assert members(multi_table) == {here.channel}
+    assert len(here.viewers[multi_table.pk]) == 3
+
+    await tabs[0].close()
+    assert members(multi_table) == {here.channel}  # two still watch
+    for tab in tabs[1:]:
+        await tab.close()
+    assert members(multi_table) == set()
+    assert multi_table.pk not in here.viewers
+    assert here.channel is None  # nobody watches anything: it stopped listening
+
+
+async def test_one_change_reaches_every_viewer_with_the_version_it_made(multi_table, alice, bob, carol):
+    tabs = {user: await Tab.open(multi_table, user) for user in (alice, bob, carol)}
+    await tabs[alice].act("sit", 1)
+    for user in (bob, carol):
+        frame = await tabs[user].receive()
+        assert "alice" in frame
+        assert frame_version(tabs[user].frames[-1]) == int(tabs[alice].version)
+    for tab in tabs.values():
+        await tab.close()
+
+
+async def test_a_viewer_busy_with_its_own_click_holds_up_no_one(multi_table, alice, bob, carol):
+    bob_tab, carol_tab = await Tab.open(multi_table, bob), await Tab.open(multi_table, carol)
+    alice_tab = await Tab.open(multi_table, alice)
+    bob_consumer = next(viewer for viewer in audience(get_channel_layer()).viewers[multi_table.pk] if viewer.user == bob)
+    await bob_consumer.frame_lock.acquire()  # as while his own click's answer is being made
+    try:
+        await alice_tab.act("sit", 1)
+        assert "alice" in await carol_tab.receive()
+        assert await bob_tab.communicator.receive_nothing(timeout=0.2)
+    finally:
+        bob_consumer.frame_lock.release()
+    assert "alice" in await bob_tab.receive()  # shown once his own frame is out
+    for tab in (alice_tab, bob_tab, carol_tab):
+        await tab.close()
+
+
+async def test_a_viewer_whose_frame_fails_does_not_stop_the_others(multi_table, alice, bob, carol, monkeypatch):
+    bob_tab, carol_tab = await Tab.open(multi_table, bob), await Tab.open(multi_table, carol)
+    alice_tab = await Tab.open(multi_table, alice)
+    original = TableConsumer.show
+
+    async def broken_for_bob(self, version):
+        if self.user == bob:
+            raise RuntimeError("a bug in bob's frame")
+        await original(self, version)
+
+    monkeypatch.setattr(TableConsumer, "show", broken_for_bob)
+    await alice_tab.act("sit", 1)
+    assert "alice" in await carol_tab.receive()
+    assert await bob_tab.communicator.receive_nothing(timeout=0.2)
+    for tab in (alice_tab, bob_tab, carol_tab):
+        await tab.close()
+
+
+async def test_versions_that_queued_up_are_shown_as_the_newest(multi_table, alice, bob, rig):
+    rig(["TS", "9H", "TC", "6D", "7S", "KD"])
+    alice_tab, bob_tab = await Tab.open(multi_table, alice), await Tab.open(multi_table, bob)
+    await asyncio.to_thread(seat_and_bet, multi_table, alice, bob)  # several versions, committed off the loop
+    await alice_tab.receive_until("Stand")
+    await bob_tab.drain()
+    versions = [frame_version(frame) for frame in bob_tab.frames[1:]]
+    assert versions == sorted(set(versions)), "a version shown twice, or out of order"
+    for tab in (alice_tab, bob_tab):
+        await tab.close()
