@@ -66,7 +66,9 @@ class Audience:
         self.viewers.setdefault(table_id, {})[viewer] = None
         async with self._lock:
             if self.channel is None:
-                self.channel = await self.layer.new_channel("tables.")
+                # The layer's default prefix: channels_redis reads every channel of a process
+                # through one list, named by that prefix, and would never read another prefix's.
+                self.channel = await self.layer.new_channel()
                 self._listening = [self._start(self._listen()), self._start(self._renew())]
             if table_id in self.viewers:
                 # Every join renews the membership, whether or not it is new.
