@@ -103,6 +103,8 @@ def frame_for(table: Rendered, viewer: User | None, bankroll: int | None, notice
 _PART = re.compile(r'<(\w+)(?: [^<>]*?)? id="([a-z]+-\d+-\w+)"')
 # Pieces split into parts, by their HTML (shared by every viewer who was sent them); bounded.
 _split_cache: dict[str, tuple[str, dict[str, str]]] = {}
+# What brings a piece from one HTML to the next, by the pair; bounded.
+_changes: dict[tuple[str, str], str] = {}
 MAX_SPLITS = 2048
 
 
@@ -114,11 +116,20 @@ def changed_parts(previous: str, html: str) -> str:
     of one seat, so a frame brings that part, not the seat; anything else that
     changed brings the whole piece.
     """
-    old_frame, old_parts = _split(previous)
-    new_frame, new_parts = _split(html)
-    if not new_parts or old_frame != new_frame or old_parts.keys() != new_parts.keys():
-        return html
-    return "".join(part for key, part in new_parts.items() if old_parts[key] != part)
+    pair = (previous, html)
+    found = _changes.get(pair)
+    if found is None:
+        # Every viewer who had `previous` gets the same parts: worked out once (the strings are shared, their hashes kept).
+        if len(_changes) >= MAX_SPLITS:
+            _changes.clear()
+        old_frame, old_parts = _split(previous)
+        new_frame, new_parts = _split(html)
+        if not new_parts or old_frame != new_frame or old_parts.keys() != new_parts.keys():
+            found = html
+        else:
+            found = "".join(part for key, part in new_parts.items() if old_parts[key] != part)
+        _changes[pair] = found
+    return found
 
 
 def _split(html: str) -> tuple[str, dict[str, str]]:
