@@ -22,6 +22,7 @@ import contextlib
 import functools
 import threading
 from collections.abc import Callable, Hashable
+from typing import Any, TypeVar
 
 from channels.db import database_sync_to_async
 
@@ -29,6 +30,8 @@ from tables.engine import GameRound
 from tables.live import state as table_state
 from tables.live.state import TableState
 from tables.models import Round, Seat, Table
+
+T = TypeVar("T")
 
 # Pieces that do not change with every version (a seat nobody acted at, the
 # dealer between cards, the empty notice) are kept across versions, by what they show.
@@ -41,7 +44,7 @@ class Rendered:
 
     def __init__(self, state: TableState, previous: Rendered | None = None) -> None:
         self.state = state
-        self._pieces: dict[Hashable, str] = {}
+        self._pieces: dict[Hashable, Any] = {}
         # What each seat shows, as a watcher sees it: with `is_mine` and the
         # viewer's options for free seats, all a seat's HTML depends on.
         self.seat_shows = [repr(seat) for seat in state.seats]
@@ -58,8 +61,8 @@ class Rendered:
     def version(self) -> int:
         return self.state.version
 
-    def piece(self, key: Hashable, render: Callable[[], str]) -> str:
-        """A piece of this version (its key need not say which version)."""
+    def piece(self, key: Hashable, render: Callable[[], T]) -> T:
+        """A piece of this version (its key need not say which version), or anything worked out once for it."""
         html = self._pieces.get(key)
         if html is None:
             # Two threads may render the same piece at once; both results are equal.

@@ -18,6 +18,7 @@ frame by its id.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Hashable
 from concurrent.futures import Future
@@ -30,10 +31,11 @@ from django.utils.safestring import mark_safe
 from accounts import balances
 from accounts.models import User
 from tables.live import coach
+from tables.live.controls import Control
 from tables.live.frames import Rendered, rendered
 from tables.live.state import SeatView
 from tables.live.templating import render_piece
-from tables.live.viewer import TableView, view_for
+from tables.live.viewer import TableView, controls_of, view_for
 from tables.play.access import viewer_id
 from tables.play.errors import RealityCheckNotice
 
@@ -62,7 +64,7 @@ def frame_for(table: Rendered, viewer: User | None, bankroll: int | None, notice
     click) is always sent when given, and cleared with the next frame after.
     """
     who = viewer_id(viewer)
-    view = view_for(table.state, who, bankroll)
+    view = view_for(table.state, who, bankroll, functools.partial(_controls, table))
     hint = _hint(table, view, viewer)
     sent.pending_hint = hint.pending if hint is not None else None
     # A reality check is shown as its popup, not as a notice too.
@@ -228,7 +230,7 @@ def _pieces(
     if view.controls:
         # A decision looks the same from version to version: its buttons carry the version it was offered at.
         # The viewer's hint, if they asked for hints, shows with their buttons.
-        key = ("controls", tuple(view.my_seats), repr(view.controls), hint)
+        key = ("controls", tuple(view.my_seats), table.piece(("controls shown", tuple(view.my_seats)), lambda: repr(view.controls)), hint)
     else:
         # No decision to make: the same few words for everyone in the viewer's position.
         key = ("no controls", bool(view.my_seats), who is not None, view.can_sit)
@@ -237,6 +239,11 @@ def _pieces(
     switch = ("hints switch", bool(view.my_seats) and who is not None, bool(getattr(viewer, "coach_hints", False)))
     pieces.append(("hints-switch", table.kept_piece(switch, render("hints_switch"))))
     return pieces
+
+
+def _controls(table: Rendered, seats: list[int]) -> list[Control]:
+    """The buttons of these seats at this version: worked out once, for whoever holds them."""
+    return table.piece(("controls of", tuple(seats)), lambda: controls_of(table.state, seats))
 
 
 def _log(table: Rendered, view: TableView, viewer: User | None, sent: Sent, *, whole: bool) -> str:

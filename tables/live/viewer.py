@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import ClassVar
 
@@ -66,8 +68,17 @@ def build(table_id: int, viewer: User | None) -> TableView:
     return view_for(state, who, bankroll_in(state, who))
 
 
-def view_for(state: TableState, user_id: int | None, bankroll_chips: int | None) -> TableView:
-    """One viewer's table: their seats, their buttons, their bankroll. No queries."""
+def view_for(
+    state: TableState,
+    user_id: int | None,
+    bankroll_chips: int | None,
+    controls: Callable[[list[int]], list[Control]] | None = None,
+) -> TableView:
+    """One viewer's table: their seats, their buttons, their bankroll. No queries.
+
+    `controls` gives the buttons of a set of seats, if the caller keeps them
+    (tables.live.pieces: once per version for every viewer of those seats).
+    """
     table = state.table
     my_seats = [number for number, player in state.players.items() if user_id is not None and player == user_id]
     free = state.free_seats
@@ -80,7 +91,6 @@ def view_for(state: TableState, user_id: int | None, bankroll_chips: int | None)
             replace(seat, move_version=max(seat.changed_version, mine.changed_version)) if seat.player is None else seat
             for seat in seats
         ]
-    engine = state.engine
     return TableView(
         table=table,
         version=state.version,
@@ -91,9 +101,7 @@ def view_for(state: TableState, user_id: int | None, bankroll_chips: int | None)
         dealer=state.dealer,
         dealer_total=state.dealer_total,
         seats=seats,
-        controls=controls_for(table, engine, sorted(my_seats), state.round_number, state.last_bets)
-        if engine is not None
-        else [],
+        controls=(controls or functools.partial(controls_of, state))(sorted(my_seats)),
         free_seats=free,
         my_seats=sorted(my_seats),
         can_sit=can_sit,
@@ -110,6 +118,13 @@ def view_for(state: TableState, user_id: int | None, bankroll_chips: int | None)
         shoe_id=state.shoe_id,
         **_result(state, my_seats),
     )
+
+
+def controls_of(state: TableState, seats: list[int]) -> list[Control]:
+    """The buttons of these seats at this version of the table."""
+    if state.engine is None or not seats:
+        return []
+    return controls_for(state.table, state.engine, seats, state.round_number, state.last_bets)
 
 
 def _result(state: TableState, my_seats: list[int]) -> dict[str, object]:
