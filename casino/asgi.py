@@ -1,6 +1,7 @@
 """ASGI entry point, served by daphne: HTTP through Django, websockets through Channels."""
 
 import asyncio
+import gc
 import os
 
 from django.core.asgi import get_asgi_application
@@ -68,3 +69,11 @@ application = OnTheServersLoop(
     ),
     watchdog_seconds=settings.LOOP_WATCHDOG_SECONDS,
 )
+
+
+# Everything made so far (Django, the apps, their modules: ~100,000 objects) lives as long as
+# the process. Out of the cyclic collector's sight, its full collections scan only what
+# serving makes: each was a 60-130 ms stop of the event loop, every viewer's frames waiting
+# behind it (docs/performance.md, issue 12).
+gc.collect()
+gc.freeze()
