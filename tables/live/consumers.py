@@ -89,8 +89,10 @@ class TableConsumer(AsyncWebsocketConsumer):
         try:
             await self._join()
         except BaseException:
-            # A connect that fails from here ends the consumer without a disconnect(): give the place back.
+            # A connect that fails from here ends the consumer without a disconnect():
+            # give the place back, and leave the table's audience.
             self.place.release()
+            await self._leave_audience()
             raise
 
     async def _join(self) -> None:
@@ -118,15 +120,18 @@ class TableConsumer(AsyncWebsocketConsumer):
         return None
 
     async def disconnect(self, code: int) -> None:
-        self.gone = True
         if getattr(self, "place", None) is not None:
             self.place.release()
         if self.hint_task is not None:
             self.hint_task.cancel()
-        if hasattr(self, "audience"):
-            await self.audience.leave(self.table_id, self)
+        await self._leave_audience()
         if hasattr(self, "user_group"):
             await self.channel_layer.group_discard(self.user_group, self.channel_name)
+
+    async def _leave_audience(self) -> None:
+        self.gone = True  # from now on the audience shows it nothing, even before it is out
+        if hasattr(self, "audience"):
+            await self.audience.leave(self.table_id, self)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if self.signed_out or self.stopped:

@@ -6,9 +6,11 @@ import json
 
 import pytest
 from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 
 from tables.live import limits
+from tables.live.audience import audience
 from tables.models import Seat
 from tests.tables.ws import (
     Tab,
@@ -85,6 +87,8 @@ async def test_a_socket_whose_connect_fails_gives_its_place_back(multi_table, al
         await failed.receive_output(timeout=5)  # accepted, then the consumer died in connect
 
     assert limits.open_sockets(user_id=alice.pk) == 0
+    # Nor does it stay in the table's audience, to be shown every change to come.
+    assert multi_table.pk not in audience(get_channel_layer()).viewers
     monkeypatch.undo()
     again = await connect(multi_table, alice)
     assert await opened(again)
