@@ -11,12 +11,18 @@ each field's `pre_save` and `get_db_prep_save`, as the ORM's would: SQLite
 and PostgreSQL alike. No signals are sent (the callers' saves of live state
 have no listeners: tables.signals looks at created tables only).
 
+They run on the driver's own cursor, with the SQL in the driver's parameter
+style (converted once per statement), unless Django is logging queries or
+something wraps its execution (`_run`): then through Django's cursor, so that
+a test's query count (assertNumQueries) and `connection.queries` see them all.
+
 Everything else keeps the ORM: this is for the few statements a play repeats.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
@@ -32,6 +38,51 @@ M = TypeVar("M", bound=Model)
 _selects: dict[tuple, tuple[str, list]] = {}
 _updates: dict[tuple, tuple[str, list]] = {}
 _inserts: dict[tuple, tuple[str, list]] = {}
+# Each statement run on the driver's cursor, as that driver takes it (SQLite: "?" for "%s").
+_native: dict[str, str] = {}
+MAX_NATIVE = 512  # statements remembered; beyond, converted on each run (never seen: a play makes a dozen shapes)
+_FORMAT = re.compile(r"(?<!%)%s")  # as Django's SQLite cursor finds the "format" placeholders
+
+
+def _run(conn, sql: str, params: Sequence[Any], read: bool) -> Any:
+    """Run one statement: its rows (`read`), else the number of rows it changed.
+
+    Django's cursor wraps each statement in a cursor wrapper, its execute
+    wrappers and (SQLite) a rewrite of the placeholders: on a play's dozen
+    short statements, as much CPU as SQLite's own work. When none of that
+    has a part to play, the statement goes to the driver's cursor: the
+    connection is open and needs no health check (else Django's cursor opens
+    or checks it, and refuses the event loop's thread, as ever), no query is
+    being logged (a test's CaptureQueriesContext or DEBUG) and no execute
+    wrapper is installed. Driver errors still come out as Django's
+    (IntegrityError ...), and a broken transaction still refuses a statement.
+    """
+    if (
+        conn.connection is None
+        or conn.queries_logged
+        or conn.execute_wrappers
+        or (conn.health_check_enabled and not conn.health_check_done)
+    ):
+        with conn.cursor() as cursor:
+            cursor.execute(sql, params)
+            return cursor.fetchall() if read else cursor.rowcount
+    conn.validate_thread_sharing()
+    conn.validate_no_broken_transaction()
+    sqlite = conn.vendor == "sqlite"
+    native = _native.get(sql) if sqlite else sql
+    if native is None:
+        # As SQLiteCursorWrapper.convert_query does on every statement: "format" style to "qmark".
+        native = _FORMAT.sub("?", sql).replace("%%", "%")
+        if len(_native) < MAX_NATIVE:
+            _native[sql] = native
+    with conn.wrap_database_errors:
+        # SQLite's own cursor (Django's adds only the placeholders' rewrite), else the backend's.
+        cursor = conn.connection.cursor() if sqlite else conn.create_cursor()
+        try:
+            cursor.execute(native, params)
+            return cursor.fetchall() if read else cursor.rowcount
+        finally:
+            cursor.close()
 
 
 def _quote(name: str) -> str:
@@ -95,14 +146,12 @@ def select(
     if shape is None:
         shape = _selects[key] = _select_shape(model, where, join, order_by, for_update)
     sql, parts = shape
-    with conn.cursor() as cursor:
-        cursor.execute(sql, params)
-        rows = cursor.fetchall()
+    found_rows = _run(conn, sql, params, True)
     found = []
     db = conn.alias
     plain = [not (post_init.has_listeners(part[0]) or pre_init.has_listeners(part[0])) for part in parts]
     zone = conn.timezone if settings.USE_TZ else None  # what the ORM's datetime converter makes aware with
-    for row in rows:
+    for row in found_rows:
         start = 0
         instances = []
         for (part_model, names, converters, fk, pk_index, _), bare in zip(parts, plain):
@@ -167,9 +216,7 @@ def _select_shape(model, where: str, join: Sequence[str], order_by: str, for_upd
 
 def fetch(sql: str, params: Sequence[Any]) -> list[tuple]:
     """The rows of one query of the caller's own, as the database returns them (no conversion)."""
-    with connections[DEFAULT_DB_ALIAS].cursor() as cursor:
-        cursor.execute(sql, params)
-        return cursor.fetchall()
+    return _run(connections[DEFAULT_DB_ALIAS], sql, params, True)
 
 
 # Plain fields, whose value of one type the ORM hands to the database as it is, or through one adapter:
@@ -232,9 +279,7 @@ def update(instance: Model, fields: Sequence[str]) -> int:
     sql, chosen, plain = shape
     params = _values(instance, chosen, plain, conn, False)
     params.append(instance.pk)
-    with conn.cursor() as cursor:
-        cursor.execute(sql, params)
-        return cursor.rowcount
+    return _run(conn, sql, params, False)
 
 
 def update_each(instances: Sequence[Model], fields: Sequence[str]) -> int:
@@ -264,9 +309,7 @@ def update_each(instances: Sequence[Model], fields: Sequence[str]) -> int:
         for instance, written in zip(instances, values):
             params += [instance.pk, written[n]]
     params += [instance.pk for instance in instances]
-    with conn.cursor() as cursor:
-        cursor.execute(sql, params)
-        return cursor.rowcount
+    return _run(conn, sql, params, False)
 
 
 def insert(instances: Sequence[Model]) -> None:
@@ -288,15 +331,12 @@ def insert(instances: Sequence[Model]) -> None:
     params = []
     for instance in instances:
         params += _values(instance, chosen, plain, conn, True)
-    with conn.cursor() as cursor:
-        cursor.execute(sql + ", ".join([row] * len(instances)), params)
+    _run(conn, sql + ", ".join([row] * len(instances)), params, False)
 
 
 def execute(sql: str, params: Sequence[Any]) -> int:
     """One statement of the caller's own; the rows it changed."""
-    with connections[DEFAULT_DB_ALIAS].cursor() as cursor:
-        cursor.execute(sql, params)
-        return cursor.rowcount
+    return _run(connections[DEFAULT_DB_ALIAS], sql, params, False)
 
 
 def table(model: type[Model]) -> str:

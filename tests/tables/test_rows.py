@@ -117,3 +117,18 @@ def test_it_follows_a_reverse_one_to_one_as_select_related_does(multi_table, ali
 
     assert limits.limits_of_player(seats[0].player).loss_day == 50
     assert limits.limits_of_player(seats[1].player) is None  # bob set none: DoesNotExist, as the ORM says
+
+
+def test_driver_errors_come_out_as_django_s_whether_or_not_queries_are_logged(multi_table):
+    from django.db import IntegrityError, connection, transaction
+    from django.test.utils import CaptureQueriesContext
+
+    taken = Seat.objects.filter(table=multi_table).first()
+    twin = Seat(table_id=multi_table.pk, number=taken.number)  # the same seat again: the constraint refuses it
+    for logged in (False, True):
+        logging = CaptureQueriesContext(connection) if logged else transaction.atomic()
+        with logging, pytest.raises(IntegrityError), transaction.atomic():
+            rows.insert([twin])
+    # The driver's own cursor when nothing logs, Django's when something does: the same rows.
+    assert not connection.queries_logged
+    assert rows.fetch("SELECT 1 WHERE %s = %s", [1, 1]) == [(1,)]
