@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
 from django.conf import settings
@@ -127,6 +127,7 @@ def select(
     params: Sequence[Any],
     *,
     join: Sequence[str] = (),
+    join_on: Mapping[str, str] | None = None,
     order_by: str = "",
     for_update: bool = False,
 ) -> list[M]:
@@ -139,12 +140,18 @@ def select(
     `where` and `order_by` are SQL over those aliases, with %s placeholders
     for `params`. `for_update` locks the rows of t0 where the database can.
     A null foreign key loads as None.
+
+    `join_on` narrows a join (by its path) to the rows a condition of its own
+    over the join's alias allows, as "t2.id = %s": its parameters come first
+    in `params`, in the order of `join`. A related row it leaves out is not
+    loaded at all (not as None): reading it from its owner queries, as without a join.
     """
     conn = connections[DEFAULT_DB_ALIAS]
-    key = (conn.vendor, model, where, tuple(join), order_by, for_update)
+    on = tuple(sorted(join_on.items())) if join_on else ()
+    key = (conn.vendor, model, where, tuple(join), on, order_by, for_update)
     shape = _selects.get(key)
     if shape is None:
-        shape = _selects[key] = _select_shape(model, where, join, order_by, for_update)
+        shape = _selects[key] = _select_shape(model, where, join, dict(on), order_by, for_update)
     sql, parts = shape
     found_rows = _run(conn, sql, params, True)
     found = []
@@ -154,11 +161,12 @@ def select(
     for row in found_rows:
         start = 0
         instances = []
-        for (part_model, names, converters, fk, pk_index, _), bare in zip(parts, plain):
+        for (part_model, names, converters, fk, pk_index, _, narrowed), bare in zip(parts, plain):
             values = list(row[start : start + len(names)])
             start += len(names)
             if fk is not None and values[pk_index] is None:
-                instances.append(None)  # a null foreign key: every column of the join is null
+                # A null foreign key: every column of the join is null (or its `join_on` left the row out).
+                instances.append(_NOT_READ if narrowed else None)
                 continue
             for i, column, funcs, shortcut in converters:
                 value = values[i]
@@ -171,13 +179,19 @@ def select(
             instances.append(_instance(part_model, db, names, values) if bare else part_model.from_db(db, names, values))
         for part, related in zip(parts[1:], instances[1:]):
             owner = instances[part[5]]
-            if owner is not None:
+            if owner is not None and owner is not _NOT_READ and related is not _NOT_READ:
                 part[3].set_cached_value(owner, related)
         found.append(instances[0])
     return found
 
 
-def _select_shape(model, where: str, join: Sequence[str], order_by: str, for_update: bool) -> tuple[str, list]:
+# A related row a narrowed join (`join_on`) did not read: left unloaded on its owner.
+_NOT_READ = object()
+
+
+def _select_shape(
+    model, where: str, join: Sequence[str], join_on: Mapping[str, str], order_by: str, for_update: bool
+) -> tuple[str, list]:
     columns: list[str] = []
     parts = []
     joins = []
@@ -196,16 +210,18 @@ def _select_shape(model, where: str, join: Sequence[str], order_by: str, for_upd
                 ours, theirs = fk.target_field.column, fk.column
             else:  # a reverse one-to-one (e.g. a user's play_limits): its row points at the parent
                 ours, theirs = fk.field.column, fk.field.target_field.column
+            narrowing = f" AND {join_on[path]}" if path in join_on else ""
             joins.append(
                 f" LEFT OUTER JOIN {_quote(part_model._meta.db_table)} {alias}"
-                f" ON ({alias}.{_quote(ours)} = {parent_alias}.{_quote(theirs)})"
+                f" ON ({alias}.{_quote(ours)} = {parent_alias}.{_quote(theirs)}{narrowing})"
             )
         aliases[path] = (alias, part_model)
         fields = list(part_model._meta.concrete_fields)
         columns += [f"{alias}.{_quote(field.column)}" for field in fields]
         pk_index = next(i for i, field in enumerate(fields) if field.primary_key)
         owner = 0 if not parent else [None, *join].index(parent)
-        parts.append((part_model, [field.attname for field in fields], _converters(fields, alias), fk, pk_index, owner))
+        names = [field.attname for field in fields]
+        parts.append((part_model, names, _converters(fields, alias), fk, pk_index, owner, path in join_on))
     sql = f"SELECT {', '.join(columns)} FROM {_quote(model._meta.db_table)} t0{''.join(joins)} WHERE {where}"
     if order_by:
         sql += f" ORDER BY {order_by}"

@@ -132,3 +132,24 @@ def test_driver_errors_come_out_as_django_s_whether_or_not_queries_are_logged(mu
     # The driver's own cursor when nothing logs, Django's when something does: the same rows.
     assert not connection.queries_logged
     assert rows.fetch("SELECT 1 WHERE %s = %s", [1, 1]) == [(1,)]
+
+
+def test_a_narrowed_join_reads_the_rows_it_allows_and_leaves_the_others_unread(
+    multi_table, alice, bob, django_assert_num_queries
+):
+    from accounts.models import PlayLimits
+
+    PlayLimits.objects.create(user=alice, loss_day=50)
+    services.do_sit(multi_table.pk, alice, 1)
+    services.do_sit(multi_table.pk, bob, 2)
+
+    with django_assert_num_queries(1):
+        seats = rows.select(
+            Seat, "t0.table_id = %s AND t0.player_id IS NOT NULL", [alice.pk, multi_table.pk],
+            join=("account", "player", "player__play_limits"), join_on={"player": "t2.id = %s"}, order_by="t0.number",
+        )
+        assert seats[0].player.username == "alice" and seats[0].player.play_limits.loss_day == 50
+        assert seats[1].account.balance > 0  # the joins it does not narrow read as ever
+    # Bob's player was left out: not None, but read when asked for, as without a join.
+    with django_assert_num_queries(1):
+        assert seats[1].player.username == "bob"
