@@ -156,7 +156,9 @@ def select(
     found_rows = _run(conn, sql, params, True)
     found = []
     db = conn.alias
-    plain = [not (post_init.has_listeners(part[0]) or pre_init.has_listeners(part[0])) for part in parts]
+    # Signals nobody listens to at all (the usual case) need no asking per model.
+    listened = post_init.receivers or pre_init.receivers
+    plain = [not (listened and (post_init.has_listeners(part[0]) or pre_init.has_listeners(part[0]))) for part in parts]
     zone = conn.timezone if settings.USE_TZ else None  # what the ORM's datetime converter makes aware with
     for row in found_rows:
         start = 0
@@ -236,11 +238,12 @@ def fetch(sql: str, params: Sequence[Any]) -> list[tuple]:
 
 
 # Plain fields, whose value of one type the ORM hands to the database as it is, or through one adapter:
-# (attname, the type, the adapter's kind, the field's internal type), else None (the ORM's own way).
-_PLAIN_TYPES = {models.CharField: str, models.TextField: str, models.BooleanField: bool}
+# (attname, the type, the adapter's kind, the field's internal type or JSON encoder), else None (the ORM's own way).
+# A text field takes any str as it is (CharField.to_python): a TextChoices member too, as the ORM passes it.
+_PLAIN_TYPES = {models.CharField: (str, "text"), models.TextField: (str, "text"), models.BooleanField: (bool, "")}
 
 
-def _plain(field) -> tuple[str, type, str, str] | None:
+def _plain(field) -> tuple[str, type, str, Any] | None:
     if type(field).pre_save is not models.Field.pre_save:
         return None  # it sets the value itself (auto_now ...)
     if isinstance(field, models.ForeignKey):
@@ -250,7 +253,10 @@ def _plain(field) -> tuple[str, type, str, str] | None:
             return field.attname, int, "autopk", ""  # the target's get_prep_value (int) and validate_autopk_value
         return None
     if type(field) in _PLAIN_TYPES:
-        return field.attname, _PLAIN_TYPES[type(field)], "", ""
+        return field.attname, *_PLAIN_TYPES[type(field)], ""
+    if type(field) is models.JSONField:
+        # A dict or list: get_db_prep_save comes to adapt_json_value with the field's encoder.
+        return field.attname, dict, "json", field.encoder
     integer = models.IntegerField
     if (
         isinstance(field, integer)
@@ -267,14 +273,19 @@ def _values(instance: Model, chosen: list, plain: list, conn, add: bool) -> list
     params = []
     for field, known in zip(chosen, plain):
         if known is not None:
-            attname, kind, adapter, internal = known
+            attname, kind, adapter, extra = known
             value = getattr(instance, attname)
-            if value is None or (value.__class__ is kind):
+            if value is None or value.__class__ is kind or (adapter == "text" and isinstance(value, str)):
                 if value is not None and adapter == "integer":
-                    value = conn.ops.adapt_integerfield_value(value, internal)
+                    value = conn.ops.adapt_integerfield_value(value, extra)
                 elif value is not None and adapter == "autopk":
                     value = conn.ops.validate_autopk_value(value)
+                elif value is not None and adapter == "json":
+                    value = conn.ops.adapt_json_value(value, extra)
                 params.append(value)
+                continue
+            if adapter == "json" and value.__class__ is list:
+                params.append(conn.ops.adapt_json_value(value, extra))
                 continue
         params.append(field.get_db_prep_save(field.pre_save(instance, add), conn))
     return params

@@ -153,3 +153,40 @@ def test_a_narrowed_join_reads_the_rows_it_allows_and_leaves_the_others_unread(
     # Bob's player was left out: not None, but read when asked for, as without a join.
     with django_assert_num_queries(1):
         assert seats[1].player.username == "bob"
+
+
+def test_the_values_it_writes_are_the_orm_s_for_choices_and_json(multi_table, alice):
+    from django.db import connection
+
+    from tables.models import Round, RoundPhase
+
+    services.do_sit(multi_table.pk, alice, 1)
+    open_next_window(multi_table)
+    round_row = Round.objects.get(table=multi_table)
+    round_row.phase = RoundPhase.PLAYERS  # a TextChoices member, not a plain str
+    round_row.event_times = ["2026-01-01T00:00:00+00:00"]  # a list
+    round_row.names = {"1": "alice"}  # a dict
+    fields = [Round._meta.get_field(name) for name in ("state", "event_times", "names", "phase")]
+
+    written = rows._values(round_row, fields, [rows._plain(field) for field in fields], connection, False)
+
+    assert written == [field.get_db_prep_save(field.pre_save(round_row, False), connection) for field in fields]
+    assert [type(value) for value in written] == [str, str, str, RoundPhase]
+
+
+def test_a_model_whose_init_is_listened_to_is_made_as_the_orm_makes_it(multi_table):
+    from django.db.models.signals import post_init
+
+    heard = []
+
+    def listener(sender, instance, **kwargs):
+        heard.append(instance.pk)
+
+    post_init.connect(listener, sender=Table)
+    try:
+        (table,) = rows.select(Table, "t0.id = %s", [multi_table.pk], join=("current_round",))
+        assert table.name == multi_table.name
+    finally:
+        post_init.disconnect(listener, sender=Table)
+    assert heard == [multi_table.pk]  # Model.from_db, with its signals
+    assert rows.select(Table, "t0.id = %s", [multi_table.pk]) and heard == [multi_table.pk]  # not after
