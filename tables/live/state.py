@@ -172,7 +172,8 @@ def snapshot_of(
     `names` (seat number -> username) is read from the seats' players when not given.
 
     `previous` (a version before, tables.live.frames.offer): the views of its
-    seats made from all the same (`_seat_key`) are kept, not made again.
+    seats made from all the same (`_seat_key`) are kept, not made again, and its
+    rules in words when the profile is the same.
     """
     if names is None:
         names = {seat.number: seat.player.username for seat in seated}
@@ -212,7 +213,12 @@ def snapshot_of(
         log=log_lines(engine, names | played) if engine is not None else [],
         commitment=commitment,
         shoe_id=round_row.shoe_id if round_row is not None else None,
-        rules=table.rules.rule_lines(),
+        # The profile's rules in words: the same for every version of a table of one profile.
+        rules=(
+            previous.rules
+            if previous is not None and previous.table.profile == table.profile
+            else table.rules.rule_lines()
+        ),
         turn=tuple(turn) if turn is not None and engine.phase is Phase.PLAYERS else None,
         turn_name=names.get(turn[0]) if turn is not None else None,
         last_bets={seat.number: seat.last_bet for seat in seated},
