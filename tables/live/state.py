@@ -18,7 +18,7 @@ from tables.engine import EventKind, GameRound, Phase, SeatStatus
 from tables.engine.hand import hand_value, is_natural
 from tables.engine.state import InsuranceStatus
 from tables.live.cards import CardView
-from tables.live.narration import log_lines
+from tables.live.narration import Narration, narrate_round
 from tables.live.outcomes import hand_words
 from tables.models import Round, Seat, Table
 
@@ -114,6 +114,8 @@ class TableState:
     # For each of `seats`, all its view was made from (`_seat_key`), or None:
     # the next version keeps the views of seats whose key is the same (`snapshot_of`).
     seat_keys: tuple = ()
+    # The round's `log` as told so far: the next version goes on from it (`snapshot_of`).
+    narration: Narration | None = None
 
     @property
     def phase(self) -> str:
@@ -172,8 +174,8 @@ def snapshot_of(
     `names` (seat number -> username) is read from the seats' players when not given.
 
     `previous` (a version before, tables.live.frames.offer): the views of its
-    seats made from all the same (`_seat_key`) are kept, not made again, and its
-    rules in words when the profile is the same.
+    seats made from all the same (`_seat_key`) are kept, not made again, its
+    rules in words when the profile is the same, and its round's log goes on.
     """
     if names is None:
         names = {seat.number: seat.player.username for seat in seated}
@@ -197,6 +199,8 @@ def snapshot_of(
         views.append(view)
         keys.append(key)
     dealer, dealer_total = _dealer(engine)
+    same_round = previous is not None and round_row is not None and previous.round_id == round_row.pk
+    narration = narrate_round(engine, names | played, previous.narration if same_round else None) if engine is not None else None
     return TableState(
         table=table,
         version=table.version,
@@ -210,7 +214,8 @@ def snapshot_of(
         dealer=dealer,
         dealer_total=dealer_total,
         dealer_natural=engine is not None and engine.hole_revealed and is_natural(engine.dealer.cards),
-        log=log_lines(engine, names | played) if engine is not None else [],
+        log=list(narration.lines) if narration is not None else [],
+        narration=narration,
         commitment=commitment,
         shoe_id=round_row.shoe_id if round_row is not None else None,
         # The profile's rules in words: the same for every version of a table of one profile.
