@@ -199,8 +199,10 @@ def snapshot_of(
         views.append(view)
         keys.append(key)
     dealer, dealer_total = _dealer(engine)
-    same_round = previous is not None and round_row is not None and previous.round_id == round_row.pk
-    narration = narrate_round(engine, names | played, previous.narration if same_round else None) if engine is not None else None
+    narration = None
+    if engine is not None:
+        same_round = previous is not None and round_row is not None and previous.round_id == round_row.pk
+        narration = narrate_round(engine, names | played, previous.narration if same_round else None)
     return TableState(
         table=table,
         version=table.version,
