@@ -11,13 +11,19 @@ each field's `pre_save` and `get_db_prep_save`, as the ORM's would: SQLite
 and PostgreSQL alike. No signals are sent (the callers' saves of live state
 have no listeners: tables.signals looks at created tables only).
 
+They run on the driver's own cursor, with the SQL in the driver's parameter
+style (converted once per statement), unless Django is logging queries or
+something wraps its execution (`_run`): then through Django's cursor, so that
+a test's query count (assertNumQueries) and `connection.queries` see them all.
+
 Everything else keeps the ORM: this is for the few statements a play repeats.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Sequence
+import re
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
 from django.conf import settings
@@ -32,6 +38,51 @@ M = TypeVar("M", bound=Model)
 _selects: dict[tuple, tuple[str, list]] = {}
 _updates: dict[tuple, tuple[str, list]] = {}
 _inserts: dict[tuple, tuple[str, list]] = {}
+# Each statement run on the driver's cursor, as that driver takes it (SQLite: "?" for "%s").
+_native: dict[str, str] = {}
+MAX_NATIVE = 512  # statements remembered; beyond, converted on each run (never seen: a play makes a dozen shapes)
+_FORMAT = re.compile(r"(?<!%)%s")  # as Django's SQLite cursor finds the "format" placeholders
+
+
+def _run(conn, sql: str, params: Sequence[Any], read: bool) -> Any:
+    """Run one statement: its rows (`read`), else the number of rows it changed.
+
+    Django's cursor wraps each statement in a cursor wrapper, its execute
+    wrappers and (SQLite) a rewrite of the placeholders: on a play's dozen
+    short statements, as much CPU as SQLite's own work. When none of that
+    has a part to play, the statement goes to the driver's cursor: the
+    connection is open and needs no health check (else Django's cursor opens
+    or checks it, and refuses the event loop's thread, as ever), no query is
+    being logged (a test's CaptureQueriesContext or DEBUG) and no execute
+    wrapper is installed. Driver errors still come out as Django's
+    (IntegrityError ...), and a broken transaction still refuses a statement.
+    """
+    if (
+        conn.connection is None
+        or conn.queries_logged
+        or conn.execute_wrappers
+        or (conn.health_check_enabled and not conn.health_check_done)
+    ):
+        with conn.cursor() as cursor:
+            cursor.execute(sql, params)
+            return cursor.fetchall() if read else cursor.rowcount
+    conn.validate_thread_sharing()
+    conn.validate_no_broken_transaction()
+    sqlite = conn.vendor == "sqlite"
+    native = _native.get(sql) if sqlite else sql
+    if native is None:
+        # As SQLiteCursorWrapper.convert_query does on every statement: "format" style to "qmark".
+        native = _FORMAT.sub("?", sql).replace("%%", "%")
+        if len(_native) < MAX_NATIVE:
+            _native[sql] = native
+    with conn.wrap_database_errors:
+        # SQLite's own cursor (Django's adds only the placeholders' rewrite), else the backend's.
+        cursor = conn.connection.cursor() if sqlite else conn.create_cursor()
+        try:
+            cursor.execute(native, params)
+            return cursor.fetchall() if read else cursor.rowcount
+        finally:
+            cursor.close()
 
 
 def _quote(name: str) -> str:
@@ -76,6 +127,7 @@ def select(
     params: Sequence[Any],
     *,
     join: Sequence[str] = (),
+    join_on: Mapping[str, str] | None = None,
     order_by: str = "",
     for_update: bool = False,
 ) -> list[M]:
@@ -88,28 +140,35 @@ def select(
     `where` and `order_by` are SQL over those aliases, with %s placeholders
     for `params`. `for_update` locks the rows of t0 where the database can.
     A null foreign key loads as None.
+
+    `join_on` narrows a join (by its path) to the rows a condition of its own
+    over the join's alias allows, as "t2.id = %s": its parameters come first
+    in `params`, in the order of `join`. A related row it leaves out is not
+    loaded at all (not as None): reading it from its owner queries, as without a join.
     """
     conn = connections[DEFAULT_DB_ALIAS]
-    key = (conn.vendor, model, where, tuple(join), order_by, for_update)
+    on = tuple(sorted(join_on.items())) if join_on else ()
+    key = (conn.vendor, model, where, tuple(join), on, order_by, for_update)
     shape = _selects.get(key)
     if shape is None:
-        shape = _selects[key] = _select_shape(model, where, join, order_by, for_update)
+        shape = _selects[key] = _select_shape(model, where, join, dict(on), order_by, for_update)
     sql, parts = shape
-    with conn.cursor() as cursor:
-        cursor.execute(sql, params)
-        rows = cursor.fetchall()
+    found_rows = _run(conn, sql, params, True)
     found = []
     db = conn.alias
-    plain = [not (post_init.has_listeners(part[0]) or pre_init.has_listeners(part[0])) for part in parts]
+    # Signals nobody listens to at all (the usual case) need no asking per model.
+    listened = post_init.receivers or pre_init.receivers
+    plain = [not (listened and (post_init.has_listeners(part[0]) or pre_init.has_listeners(part[0]))) for part in parts]
     zone = conn.timezone if settings.USE_TZ else None  # what the ORM's datetime converter makes aware with
-    for row in rows:
+    for row in found_rows:
         start = 0
         instances = []
-        for (part_model, names, converters, fk, pk_index, _), bare in zip(parts, plain):
+        for (part_model, names, converters, fk, pk_index, _, narrowed), bare in zip(parts, plain):
             values = list(row[start : start + len(names)])
             start += len(names)
             if fk is not None and values[pk_index] is None:
-                instances.append(None)  # a null foreign key: every column of the join is null
+                # A null foreign key: every column of the join is null (or its `join_on` left the row out).
+                instances.append(_NOT_READ if narrowed else None)
                 continue
             for i, column, funcs, shortcut in converters:
                 value = values[i]
@@ -122,13 +181,19 @@ def select(
             instances.append(_instance(part_model, db, names, values) if bare else part_model.from_db(db, names, values))
         for part, related in zip(parts[1:], instances[1:]):
             owner = instances[part[5]]
-            if owner is not None:
+            if owner is not None and owner is not _NOT_READ and related is not _NOT_READ:
                 part[3].set_cached_value(owner, related)
         found.append(instances[0])
     return found
 
 
-def _select_shape(model, where: str, join: Sequence[str], order_by: str, for_update: bool) -> tuple[str, list]:
+# A related row a narrowed join (`join_on`) did not read: left unloaded on its owner.
+_NOT_READ = object()
+
+
+def _select_shape(
+    model, where: str, join: Sequence[str], join_on: Mapping[str, str], order_by: str, for_update: bool
+) -> tuple[str, list]:
     columns: list[str] = []
     parts = []
     joins = []
@@ -147,16 +212,18 @@ def _select_shape(model, where: str, join: Sequence[str], order_by: str, for_upd
                 ours, theirs = fk.target_field.column, fk.column
             else:  # a reverse one-to-one (e.g. a user's play_limits): its row points at the parent
                 ours, theirs = fk.field.column, fk.field.target_field.column
+            narrowing = f" AND {join_on[path]}" if path in join_on else ""
             joins.append(
                 f" LEFT OUTER JOIN {_quote(part_model._meta.db_table)} {alias}"
-                f" ON ({alias}.{_quote(ours)} = {parent_alias}.{_quote(theirs)})"
+                f" ON ({alias}.{_quote(ours)} = {parent_alias}.{_quote(theirs)}{narrowing})"
             )
         aliases[path] = (alias, part_model)
         fields = list(part_model._meta.concrete_fields)
         columns += [f"{alias}.{_quote(field.column)}" for field in fields]
         pk_index = next(i for i, field in enumerate(fields) if field.primary_key)
         owner = 0 if not parent else [None, *join].index(parent)
-        parts.append((part_model, [field.attname for field in fields], _converters(fields, alias), fk, pk_index, owner))
+        names = [field.attname for field in fields]
+        parts.append((part_model, names, _converters(fields, alias), fk, pk_index, owner, path in join_on))
     sql = f"SELECT {', '.join(columns)} FROM {_quote(model._meta.db_table)} t0{''.join(joins)} WHERE {where}"
     if order_by:
         sql += f" ORDER BY {order_by}"
@@ -167,17 +234,16 @@ def _select_shape(model, where: str, join: Sequence[str], order_by: str, for_upd
 
 def fetch(sql: str, params: Sequence[Any]) -> list[tuple]:
     """The rows of one query of the caller's own, as the database returns them (no conversion)."""
-    with connections[DEFAULT_DB_ALIAS].cursor() as cursor:
-        cursor.execute(sql, params)
-        return cursor.fetchall()
+    return _run(connections[DEFAULT_DB_ALIAS], sql, params, True)
 
 
 # Plain fields, whose value of one type the ORM hands to the database as it is, or through one adapter:
-# (attname, the type, the adapter's kind, the field's internal type), else None (the ORM's own way).
-_PLAIN_TYPES = {models.CharField: str, models.TextField: str, models.BooleanField: bool}
+# (attname, the type, the adapter's kind, the field's internal type or JSON encoder), else None (the ORM's own way).
+# A text field takes any str as it is (CharField.to_python): a TextChoices member too, as the ORM passes it.
+_PLAIN_TYPES = {models.CharField: (str, "text"), models.TextField: (str, "text"), models.BooleanField: (bool, "")}
 
 
-def _plain(field) -> tuple[str, type, str, str] | None:
+def _plain(field) -> tuple[str, type, str, Any] | None:
     if type(field).pre_save is not models.Field.pre_save:
         return None  # it sets the value itself (auto_now ...)
     if isinstance(field, models.ForeignKey):
@@ -187,7 +253,10 @@ def _plain(field) -> tuple[str, type, str, str] | None:
             return field.attname, int, "autopk", ""  # the target's get_prep_value (int) and validate_autopk_value
         return None
     if type(field) in _PLAIN_TYPES:
-        return field.attname, _PLAIN_TYPES[type(field)], "", ""
+        return field.attname, *_PLAIN_TYPES[type(field)], ""
+    if type(field) is models.JSONField:
+        # A dict or list: get_db_prep_save comes to adapt_json_value with the field's encoder.
+        return field.attname, dict, "json", field.encoder
     integer = models.IntegerField
     if (
         isinstance(field, integer)
@@ -204,14 +273,19 @@ def _values(instance: Model, chosen: list, plain: list, conn, add: bool) -> list
     params = []
     for field, known in zip(chosen, plain):
         if known is not None:
-            attname, kind, adapter, internal = known
+            attname, kind, adapter, extra = known
             value = getattr(instance, attname)
-            if value is None or (value.__class__ is kind):
+            if value is None or value.__class__ is kind or (adapter == "text" and isinstance(value, str)):
                 if value is not None and adapter == "integer":
-                    value = conn.ops.adapt_integerfield_value(value, internal)
+                    value = conn.ops.adapt_integerfield_value(value, extra)
                 elif value is not None and adapter == "autopk":
                     value = conn.ops.validate_autopk_value(value)
+                elif value is not None and adapter == "json":
+                    value = conn.ops.adapt_json_value(value, extra)
                 params.append(value)
+                continue
+            if adapter == "json" and value.__class__ is list:
+                params.append(conn.ops.adapt_json_value(value, extra))
                 continue
         params.append(field.get_db_prep_save(field.pre_save(instance, add), conn))
     return params
@@ -232,9 +306,7 @@ def update(instance: Model, fields: Sequence[str]) -> int:
     sql, chosen, plain = shape
     params = _values(instance, chosen, plain, conn, False)
     params.append(instance.pk)
-    with conn.cursor() as cursor:
-        cursor.execute(sql, params)
-        return cursor.rowcount
+    return _run(conn, sql, params, False)
 
 
 def update_each(instances: Sequence[Model], fields: Sequence[str]) -> int:
@@ -264,9 +336,7 @@ def update_each(instances: Sequence[Model], fields: Sequence[str]) -> int:
         for instance, written in zip(instances, values):
             params += [instance.pk, written[n]]
     params += [instance.pk for instance in instances]
-    with conn.cursor() as cursor:
-        cursor.execute(sql, params)
-        return cursor.rowcount
+    return _run(conn, sql, params, False)
 
 
 def insert(instances: Sequence[Model]) -> None:
@@ -288,15 +358,12 @@ def insert(instances: Sequence[Model]) -> None:
     params = []
     for instance in instances:
         params += _values(instance, chosen, plain, conn, True)
-    with conn.cursor() as cursor:
-        cursor.execute(sql + ", ".join([row] * len(instances)), params)
+    _run(conn, sql + ", ".join([row] * len(instances)), params, False)
 
 
 def execute(sql: str, params: Sequence[Any]) -> int:
     """One statement of the caller's own; the rows it changed."""
-    with connections[DEFAULT_DB_ALIAS].cursor() as cursor:
-        cursor.execute(sql, params)
-        return cursor.rowcount
+    return _run(connections[DEFAULT_DB_ALIAS], sql, params, False)
 
 
 def table(model: type[Model]) -> str:

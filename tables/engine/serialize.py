@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, TypeVar
 
-from .events import Event
+from .events import Event, parser
 from .hand import Hand
 from .round_state import RoundState
 from .rules import RuleSet
@@ -12,6 +12,10 @@ from .shoe import CardShoe
 from .state import InsuranceStatus, Phase, SeatState, SeatStatus
 
 R = TypeVar("R", bound=RoundState)
+
+_phase = parser(Phase)
+_seat_status = parser(SeatStatus)
+_insurance_status = parser(InsuranceStatus)
 
 FORMAT_VERSION = 1
 
@@ -48,10 +52,10 @@ def seat_to_json(seat: SeatState) -> dict[str, Any]:
 def seat_from_json(data: dict[str, Any]) -> SeatState:
     seat = SeatState(data["seat"], data["stack_before"])
     seat.stack = data["stack"]
-    seat.status = SeatStatus(data["status"])
+    seat.status = _seat_status(data["status"])
     seat.bet = data["bet"]
     seat.insurance = data["insurance"]
-    seat.insurance_status = InsuranceStatus(data["insurance_status"])
+    seat.insurance_status = _insurance_status(data["insurance_status"])
     seat.hands = [hand_from_json(hand) for hand in data["hands"]]
     return seat
 
@@ -83,7 +87,7 @@ def round_from_json(cls: type[R], data: dict[str, Any]) -> R:
     round_.shoe = CardShoe.from_json(data["shoe"])
     round_.min_bet = data["min_bet"]
     round_.max_bet = data["max_bet"]
-    round_.phase = Phase(data["phase"])
+    round_.phase = _phase(data["phase"])
     round_.seats = {seat["seat"]: seat_from_json(seat) for seat in data["seats"]}
     round_.order = list(data["order"])
     round_.dealer = Hand(0, data["dealer"])

@@ -47,7 +47,9 @@ class Rendered:
         self._pieces: dict[Hashable, Any] = {}
         # What each seat shows, as a watcher sees it: with `is_mine` and the
         # viewer's options for free seats, all a seat's HTML depends on.
-        self.seat_shows = [repr(seat) for seat in state.seats]
+        # A view kept from the version before (state.snapshot_of) keeps its words too.
+        before = {id(seat): show for seat, show in zip(previous.state.seats, previous.seat_shows)} if previous else {}
+        self.seat_shows = [before.get(id(seat)) or repr(seat) for seat in state.seats]
         # Shared with the versions before and after: keyed by all a piece shows.
         # Grown too big, it keeps what the version before used.
         self.kept: dict[Hashable, str] = {}
@@ -124,6 +126,7 @@ def offer(table: Table, seated: list[Seat], round_row: Round, engine: GameRound)
         bankrolls=before.bankrolls,
         commitment=before.commitment,
         names={seat.number: seat.player for seat in before.seats if seat.player is not None},
+        previous=before,
     )
     fresh = Rendered(state, previous)
     with _latest_lock:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from tables.engine import ACTIONS, Event, EventKind, GameRound
 from tables.live.cards import CardView
 
@@ -16,11 +18,34 @@ def display_names(names: dict[int, str]) -> dict[int, str]:
 
 def log_lines(engine: GameRound, names: dict[int, str]) -> list[str]:
     """The round in words; `names` are the round's players by seat, kept after they leave."""
-    names = display_names(names)
+    return list(narrate_round(engine, names).lines)
+
+
+@dataclass(frozen=True)
+class Narration:
+    """A round's log as far as its first events: the lines, and where the telling stands to go on from."""
+
+    events: tuple[Event, ...]
+    names: dict[int, str]
+    lines: tuple[str, ...]
+    dealer_cards: int
+    awaits_card: bool  # the last line was a hit, double or split: its card joins it
+
+
+def narrate_round(engine: GameRound, names: dict[int, str], before: Narration | None = None) -> Narration:
+    """The round in words (as `log_lines`), going on from `before` when its events begin this round's.
+
+    A round only ever adds events, so the log of a later version of it is
+    the earlier log and the new events' lines: a play need not tell the whole round again.
+    """
+    events = engine.events
     lines: list[str] = []
-    dealer_cards = 0
-    awaits_card = False  # the last line was a hit, double or split: its card joins it
-    for event in engine.events:
+    dealer_cards, awaits_card, start = 0, False, 0
+    if before is not None and before.names == names and tuple(events[: len(before.events)]) == before.events:
+        lines, start = list(before.lines), len(before.events)
+        dealer_cards, awaits_card = before.dealer_cards, before.awaits_card
+    shown = display_names(names)
+    for event in events[start:]:
         if event.kind is EventKind.DEAL_CARD:
             if event.seat is None:
                 dealer_cards += 1
@@ -31,11 +56,11 @@ def log_lines(engine: GameRound, names: dict[int, str]) -> list[str]:
                 lines[-1] = f"{lines[-1][:-1]}: {CardView(event.card).label}."
                 awaits_card = False
                 continue
-        line = narrate(event, names)
+        line = narrate(event, shown)
         if line:
             lines.append(line)
             awaits_card = event.kind in (EventKind.HIT, EventKind.DOUBLE, EventKind.SPLIT)
-    return lines
+    return Narration(tuple(events), dict(names), tuple(lines), dealer_cards, awaits_card)
 
 
 def _who(seat: int | None, names: dict[int, str]) -> str:

@@ -18,7 +18,7 @@ from tables.engine import EventKind, GameRound, Phase, SeatStatus
 from tables.engine.hand import hand_value, is_natural
 from tables.engine.state import InsuranceStatus
 from tables.live.cards import CardView
-from tables.live.narration import log_lines
+from tables.live.narration import Narration, narrate_round
 from tables.live.outcomes import hand_words
 from tables.models import Round, Seat, Table
 
@@ -111,6 +111,11 @@ class TableState:
     last_bets: dict[int, int] = field(default_factory=dict)
     # A settled round's result for each seat that bet: (net, any blackjack).
     results: dict[int, tuple[int, bool]] = field(default_factory=dict)
+    # For each of `seats`, all its view was made from (`_seat_key`), or None:
+    # the next version keeps the views of seats whose key is the same (`snapshot_of`).
+    seat_keys: tuple = ()
+    # The round's `log` as told so far: the next version goes on from it (`snapshot_of`).
+    narration: Narration | None = None
 
     @property
     def phase(self) -> str:
@@ -160,12 +165,17 @@ def snapshot_of(
     bankrolls: dict[int, int],
     commitment: str | None,
     names: dict[int, str] | None = None,
+    previous: TableState | None = None,
 ) -> TableState:
     """A TableState from rows already read: the seated players' seats (with accounts).
 
     `free` maps each free seat's number to the version at which it last changed hands.
 
     `names` (seat number -> username) is read from the seats' players when not given.
+
+    `previous` (a version before, tables.live.frames.offer): the views of its
+    seats made from all the same (`_seat_key`) are kept, not made again, its
+    rules in words when the profile is the same, and its round's log goes on.
     """
     if names is None:
         names = {seat.number: seat.player.username for seat in seated}
@@ -174,28 +184,48 @@ def snapshot_of(
     turn = engine.to_act() if engine is not None else None
     deadline = deadline_ms(table.deadline)
     by_number = {seat.number: seat for seat in seated}
+    kept = dict(zip(previous.seat_keys, previous.seats)) if previous is not None else {}
+    kept.pop(None, None)
+    views, keys = [], []
+    for n in sorted([*by_number, *free]):
+        if n in by_number:
+            key = _seat_key(by_number[n], names[n], engine, deadline)
+            view = kept.get(key) if key is not None else None
+            if view is None:
+                view = _seat_view(by_number[n], names[n], engine, deadline)
+        else:
+            key = (n, free[n])
+            view = kept.get(key) or SeatView(number=n, player=None, is_mine=False, changed_version=free[n])
+        views.append(view)
+        keys.append(key)
     dealer, dealer_total = _dealer(engine)
+    narration = None
+    if engine is not None:
+        same_round = previous is not None and round_row is not None and previous.round_id == round_row.pk
+        narration = narrate_round(engine, names | played, previous.narration if same_round else None)
     return TableState(
         table=table,
         version=table.version,
         engine=engine,
         round_id=round_row.pk if round_row is not None else None,
         round_number=round_row.number if round_row is not None else None,
-        seats=tuple(
-            _seat_view(by_number[n], names[n], engine, deadline)
-            if n in by_number
-            else SeatView(number=n, player=None, is_mine=False, changed_version=free[n])
-            for n in sorted([*by_number, *free])
-        ),
+        seats=tuple(views),
+        seat_keys=tuple(keys),
         players={seat.number: seat.player_id for seat in seated},
         bankrolls=bankrolls,
         dealer=dealer,
         dealer_total=dealer_total,
         dealer_natural=engine is not None and engine.hole_revealed and is_natural(engine.dealer.cards),
-        log=log_lines(engine, names | played) if engine is not None else [],
+        log=list(narration.lines) if narration is not None else [],
+        narration=narration,
         commitment=commitment,
         shoe_id=round_row.shoe_id if round_row is not None else None,
-        rules=table.rules.rule_lines(),
+        # The profile's rules in words: the same for every version of a table of one profile.
+        rules=(
+            previous.rules
+            if previous is not None and previous.table.profile == table.profile
+            else table.rules.rule_lines()
+        ),
         turn=tuple(turn) if turn is not None and engine.phase is Phase.PLAYERS else None,
         turn_name=names.get(turn[0]) if turn is not None else None,
         last_bets={seat.number: seat.last_bet for seat in seated},
@@ -211,6 +241,39 @@ def _results(engine: GameRound | None) -> dict[int, tuple[int, bool]]:
         for number, part in engine.seats.items()
         if part.bet
     }
+
+
+def _seat_key(seat: Seat, player: str, engine: GameRound | None, deadline: str | None) -> tuple | None:
+    """All `_seat_view` makes the seat's view from, as one value; None for a seat with a settled hand.
+
+    Two versions whose key for a seat is equal show it alike: the next one keeps
+    the view. (A settled hand's words depend on the round's events and the
+    dealer's cards too: such a seat's view is made anew.)
+    """
+    account = seat.account if seat.account_id else None
+    row = (
+        seat.number, player, seat.player_id, seat.changed_version, seat.net, seat.leaving,
+        account.balance if account is not None else 0, account.credit if account is not None else 0,
+    )
+    part = engine.seats.get(seat.number) if engine is not None and seat.player_id else None
+    if part is None:
+        return (row, engine is not None)
+    hands = []
+    for hand in part.hands:
+        if hand.outcome:
+            return None
+        hands.append((tuple(hand.cards), hand.bet))
+    return (
+        row, engine.phase, deadline if _waited_on(engine, part) else None,
+        part.stack, part.bet, part.insurance, part.status, part.insurance_status, tuple(hands),
+    )
+
+
+def _waited_on(engine: GameRound, part) -> bool:
+    """Whether the table waits for this seat of the round (its bet, its insurance answer): its countdown shows."""
+    return (engine.phase is Phase.BETTING and part.status is SeatStatus.WAITING) or (
+        engine.phase is Phase.INSURANCE and part.insurance_status is InsuranceStatus.PENDING
+    )
 
 
 def _seat_view(seat: Seat, player: str, engine: GameRound | None, deadline: str | None) -> SeatView:
@@ -245,10 +308,7 @@ def _seat_view(seat: Seat, player: str, engine: GameRound | None, deadline: str 
         view.status = "deciding on insurance…"
     # Whose turn it is lives in its own piece (TableState.turn), so a seat's
     # HTML changes only with its own cards, stakes and status.
-    waited_on = (engine.phase is Phase.BETTING and part.status is SeatStatus.WAITING) or (
-        engine.phase is Phase.INSURANCE and part.insurance_status is InsuranceStatus.PENDING
-    )
-    view.deadline = deadline if waited_on else None
+    view.deadline = deadline if _waited_on(engine, part) else None
     paid = _paid(engine, seat.number) if any(hand.outcome for hand in part.hands) else {}
     dealer_blackjack = engine.hole_revealed and is_natural(engine.dealer.cards)
     view.hands = [

@@ -58,19 +58,21 @@ def in_progress(table: Table) -> Round | None:
     return round_row
 
 
-def seated(table: Table, *, players: bool = True, limits: bool = False) -> list[Seat]:
+def seated(table: Table, *, players: bool = True, limits_of: int | None = None) -> list[Seat]:
     """The occupied seats in order, with their accounts and (unless players=False) their players.
 
-    limits=True: with the players and their own limits too (accounts.limits), read in the same query.
+    limits_of=<a user's id>: with that player and their own limits (accounts.limits),
+    read in the same query, and no other seat's player (the play of one player needs no more).
     """
-    if limits:
-        related: tuple[str, ...] = ("account", "player", "player__play_limits")
-    else:
-        related = ("account", "player") if players else ("account",)
+    where = "t0.table_id = %s AND t0.player_id IS NOT NULL"
     # Read on every play: SQL built once (casino.rows), not by the ORM each time.
-    return rows.select(
-        Seat, "t0.table_id = %s AND t0.player_id IS NOT NULL", [table.pk], join=related, order_by="t0.number"
-    )
+    if limits_of is not None:
+        related = ("account", "player", "player__play_limits")
+        return rows.select(
+            Seat, where, [limits_of, table.pk], join=related, join_on={"player": "t2.id = %s"}, order_by="t0.number"
+        )
+    related = ("account", "player") if players else ("account",)
+    return rows.select(Seat, where, [table.pk], join=related, order_by="t0.number")
 
 
 # --- Opening a betting window ---------------------------------------------------------

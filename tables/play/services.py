@@ -272,9 +272,9 @@ def do_act(
     with transaction.atomic():
         table = _lock(table_id)
         # Read once: the seat check now, the chips' accounts when the play moves some.
-        # (Not the players: a play needs their ids only.)
-        # (The players with their own limits: issue 14, checked below in this transaction.)
-        seated = rounds.seated(table, players=False, limits=True)
+        # (Not the other players: a play needs their ids only.)
+        # (The player with their own limits: issue 14, checked below in this transaction.)
+        seated = rounds.seated(table, players=False, limits_of=user.pk)
         player = _own_seat(table, user, seat, seated).player
         now = rounds.now()
         late = _overdue(table, now)

@@ -2,6 +2,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from tables.engine import PROFILES, CardShoe, GameRound, RuleSet
 from tables.engine.shoe import derive_seed
 
@@ -52,3 +54,13 @@ def test_rules_stored_before_seats_per_player_read_back_with_the_profile_s_value
         data = PROFILES[slug].to_json()
         del data["seats_per_player"]
         assert RuleSet.from_json(data) == PROFILES[slug]
+
+
+def test_stored_names_parse_to_the_very_members_and_a_stranger_is_refused_as_the_enum_refuses_it():
+    from tables.engine.events import EventKind, parser
+
+    parse = parser(EventKind)
+    assert all(parse(str(kind)) is kind for kind in EventKind)
+    for stranger in ("no_such_kind", None, ["bet"]):
+        with pytest.raises(ValueError, match="is not a valid EventKind"):
+            parse(stranger)

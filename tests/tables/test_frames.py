@@ -163,6 +163,23 @@ def test_a_play_taken_without_a_read_shows_exactly_what_a_read_shows(
     assert "Round over" in fresh_read(multi_table.pk, carol)
 
 
+def test_a_play_taken_without_a_read_keeps_the_views_of_the_seats_it_left_alone(
+    betting, alice, bob, carol, django_capture_on_commit_callbacks
+):
+    whole_table(betting.pk, carol)  # this process holds the version before the bet
+    before = frames.cached(betting.pk, version(betting))
+
+    with django_capture_on_commit_callbacks(execute=True):
+        change = services.do_act(betting.pk, alice, "bet", seat=1, amount=10, version=version(betting))
+
+    after = frames.cached(betting.pk, change.version)
+    assert after.version == change.version and after.state.seats[0] is not before.state.seats[0]  # alice bet
+    assert after.state.seats[1] is before.state.seats[1]  # bob, still betting: kept, its words too
+    assert after.seat_shows[1] is before.seat_shows[1]
+    for viewer in (alice, bob, carol):
+        assert whole_table(betting.pk, viewer, version=change.version)[0] == fresh_read(betting.pk, viewer)
+
+
 def test_it_reads_the_table_after_a_version_it_did_not_see(betting, alice, bob, carol, django_assert_num_queries):
     whole_table(betting.pk, bob)
     services.do_sit(betting.pk, carol, 3)  # a version this process never rendered

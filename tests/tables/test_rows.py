@@ -117,3 +117,76 @@ def test_it_follows_a_reverse_one_to_one_as_select_related_does(multi_table, ali
 
     assert limits.limits_of_player(seats[0].player).loss_day == 50
     assert limits.limits_of_player(seats[1].player) is None  # bob set none: DoesNotExist, as the ORM says
+
+
+def test_driver_errors_come_out_as_django_s_whether_or_not_queries_are_logged(multi_table):
+    from django.db import IntegrityError, connection, transaction
+    from django.test.utils import CaptureQueriesContext
+
+    taken = Seat.objects.filter(table=multi_table).first()
+    twin = Seat(table_id=multi_table.pk, number=taken.number)  # the same seat again: the constraint refuses it
+    for logged in (False, True):
+        logging = CaptureQueriesContext(connection) if logged else transaction.atomic()
+        with logging, pytest.raises(IntegrityError), transaction.atomic():
+            rows.insert([twin])
+    # The driver's own cursor when nothing logs, Django's when something does: the same rows.
+    assert not connection.queries_logged
+    assert rows.fetch("SELECT 1 WHERE %s = %s", [1, 1]) == [(1,)]
+
+
+def test_a_narrowed_join_reads_the_rows_it_allows_and_leaves_the_others_unread(
+    multi_table, alice, bob, django_assert_num_queries
+):
+    from accounts.models import PlayLimits
+
+    PlayLimits.objects.create(user=alice, loss_day=50)
+    services.do_sit(multi_table.pk, alice, 1)
+    services.do_sit(multi_table.pk, bob, 2)
+
+    with django_assert_num_queries(1):
+        seats = rows.select(
+            Seat, "t0.table_id = %s AND t0.player_id IS NOT NULL", [alice.pk, multi_table.pk],
+            join=("account", "player", "player__play_limits"), join_on={"player": "t2.id = %s"}, order_by="t0.number",
+        )
+        assert seats[0].player.username == "alice" and seats[0].player.play_limits.loss_day == 50
+        assert seats[1].account.balance > 0  # the joins it does not narrow read as ever
+    # Bob's player was left out: not None, but read when asked for, as without a join.
+    with django_assert_num_queries(1):
+        assert seats[1].player.username == "bob"
+
+
+def test_the_values_it_writes_are_the_orm_s_for_choices_and_json(multi_table, alice):
+    from django.db import connection
+
+    from tables.models import Round, RoundPhase
+
+    services.do_sit(multi_table.pk, alice, 1)
+    open_next_window(multi_table)
+    round_row = Round.objects.get(table=multi_table)
+    round_row.phase = RoundPhase.PLAYERS  # a TextChoices member, not a plain str
+    round_row.event_times = ["2026-01-01T00:00:00+00:00"]  # a list
+    round_row.names = {"1": "alice"}  # a dict
+    fields = [Round._meta.get_field(name) for name in ("state", "event_times", "names", "phase")]
+
+    written = rows._values(round_row, fields, [rows._plain(field) for field in fields], connection, False)
+
+    assert written == [field.get_db_prep_save(field.pre_save(round_row, False), connection) for field in fields]
+    assert [type(value) for value in written] == [str, str, str, RoundPhase]
+
+
+def test_a_model_whose_init_is_listened_to_is_made_as_the_orm_makes_it(multi_table):
+    from django.db.models.signals import post_init
+
+    heard = []
+
+    def listener(sender, instance, **kwargs):
+        heard.append(instance.pk)
+
+    post_init.connect(listener, sender=Table)
+    try:
+        (table,) = rows.select(Table, "t0.id = %s", [multi_table.pk], join=("current_round",))
+        assert table.name == multi_table.name
+    finally:
+        post_init.disconnect(listener, sender=Table)
+    assert heard == [multi_table.pk]  # Model.from_db, with its signals
+    assert rows.select(Table, "t0.id = %s", [multi_table.pk]) and heard == [multi_table.pk]  # not after
