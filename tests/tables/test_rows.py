@@ -170,8 +170,11 @@ def test_the_values_it_writes_are_the_orm_s_for_choices_and_json(multi_table, al
 
     written = rows._values(round_row, fields, [rows._plain(field) for field in fields], connection, False)
 
-    assert written == [field.get_db_prep_save(field.pre_save(round_row, False), connection) for field in fields]
-    assert [type(value) for value in written] == [str, str, str, RoundPhase]
+    expected = [field.get_db_prep_save(field.pre_save(round_row, False), connection) for field in fields]
+    # SQLite takes JSON as text; PostgreSQL as psycopg's Jsonb, which compares by identity: compare what it wraps.
+    assert [getattr(value, "obj", value) for value in written] == [getattr(value, "obj", value) for value in expected]
+    assert [type(value) for value in written] == [type(value) for value in expected]
+    assert type(written[-1]) is RoundPhase
 
 
 def test_a_model_whose_init_is_listened_to_is_made_as_the_orm_makes_it(multi_table):
