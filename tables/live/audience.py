@@ -9,6 +9,10 @@ the process brings its viewers up to the new version in one loop over them
 message, task or dispatch per viewer. That dispatch was a quarter of a
 play's CPU at a full table (docs/performance.md, issue 12).
 
+A version this process does not hold (another process wrote it, or a round
+settled) must be read first: its delivery is a task of its own, so no other
+table's changes wait behind the read.
+
 Each viewer makes and sends its own frame (`TableConsumer.show`), under its
 own lock, so a frame it is making for its own click and a version shown from
 here never interleave. A viewer busy with its own click is shown the version
@@ -121,10 +125,16 @@ class Audience:
                 continue
             if event.get("type") != EVENT:
                 continue
+            table_id, version = int(event["table"]), int(event["version"])
+            if not frames.holds(table_id, version):
+                # The version must be read first (another process wrote it, or a new round):
+                # a task of its own, so that no other table's changes wait behind the read.
+                self._start(self.deliver(table_id, version))
+                continue
             try:
-                await self.deliver(int(event["table"]), int(event["version"]))
+                await self.deliver(table_id, version)
             except Exception:
-                log.exception("Table %s: delivering a change failed", event.get("table"))
+                log.exception("Table %s: delivering a change failed", table_id)
 
     async def _renew(self) -> None:
         while True:

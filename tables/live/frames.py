@@ -1,7 +1,7 @@
 """The versions of each table this process has shown, read once and shared by every viewer.
 
-A change at a table makes every viewer's consumer ask for the new version at
-once. Most of what they show is the same for all of them (the status, the
+A change at a table has every viewer in the process shown the new version at
+once (tables.live.audience). Most of what they show is the same for all of them (the status, the
 dealer, the log, the other players' seats), and even the rest comes in few
 kinds (the buttons of whoever holds seat 3, a watcher who may sit down). So
 each version of a table is read once per process (`tables.live.state.snapshot`),

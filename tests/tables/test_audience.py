@@ -96,3 +96,41 @@ async def test_versions_that_queued_up_are_shown_as_the_newest(multi_table, alic
     assert versions == sorted(set(versions)), "a version shown twice, or out of order"
     for tab in (alice_tab, bob_tab):
         await tab.close()
+
+
+async def test_a_version_being_read_holds_up_no_other_tables_viewers(multi_table, alice, bob, carol, monkeypatch):
+    from channels.db import database_sync_to_async
+
+    from tables.live import frames, state
+    from tables.models import Table
+    from tables.play import services
+    from tests.tables.conftest import make_table, open_next_window
+
+    other = await database_sync_to_async(make_table)(name="The other table")
+    await asyncio.to_thread(services.do_sit, other.pk, alice, 1)
+    await asyncio.to_thread(open_next_window, other)
+    watching, at_other = await Tab.open(multi_table, carol), await Tab.open(other, bob)
+    # The first table's next version is not in this process's memory: it must be read, and the read hangs.
+    release, snapshot = asyncio.Event(), state.snapshot
+    loop = asyncio.get_running_loop()
+
+    def slow_snapshot(table_id):
+        if table_id == multi_table.pk:
+            asyncio.run_coroutine_threadsafe(release.wait(), loop).result()
+        return snapshot(table_id)
+
+    monkeypatch.setattr(state, "snapshot", slow_snapshot)
+    frames._latest.pop(multi_table.pk)
+    await asyncio.to_thread(services.do_sit, multi_table.pk, bob, 2)
+
+    # Meanwhile alice bets at the other table, a play this process wrote: shown at once.
+    # (Off Channels' database thread: the hanging read holds it.)
+    version = await asyncio.to_thread(Table.objects.values_list("version", flat=True).get, pk=other.pk)
+    await asyncio.to_thread(services.do_act, other.pk, alice, "bet", seat=1, amount=5, version=version)
+    assert "alice bets 5." in await at_other.receive_until("alice bets 5.")
+    assert await watching.communicator.receive_nothing(timeout=0.1)  # still being read
+
+    release.set()
+    assert "bob" in await watching.receive_until("bob")
+    for tab in (watching, at_other):
+        await tab.close()
