@@ -32,11 +32,10 @@ import weakref
 from typing import Any, Protocol
 
 from tables.live import frames
-from tables.live.broadcast import group_name
+from tables.live.broadcast import EVENT, group_name
 
 log = logging.getLogger(__name__)
 
-EVENT = "table.changed"
 RENEW_SECONDS = 3600.0
 # After the layer fails to deliver (Redis restarting), wait this long before listening again.
 RETRY_SECONDS = 1.0

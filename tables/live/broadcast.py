@@ -14,6 +14,9 @@ from tables.live import frames
 from tables.play import timers
 from tables.play.changes import TableChanged
 
+# The event's type: heard by each process's audience (tables.live.audience).
+EVENT = "table.changed"
+
 
 def group_name(table_id: int) -> str:
     return f"table-{table_id}"
@@ -32,7 +35,7 @@ def table_changed(table_id: int, version: int) -> None:
     """Tell the table's viewers, in every process, that `version` is out."""
     layer = get_channel_layer()
     if layer is not None:
-        event = {"type": "table.changed", "table": table_id, "version": version}
+        event = {"type": EVENT, "table": table_id, "version": version}
         # In a server, sent from its event loop while this thread goes on;
         # elsewhere (a management command, a test) sent here and now.
         if not timers.run_soon(layer.group_send, group_name(table_id), event):

@@ -215,7 +215,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             if table is None or not self._knows_bankroll(table):
                 await self._send(await database_sync_to_async(self._frame)(None))
                 return
-            await self._send(frame_for(table, self.user, self._bankroll_in(table), None, self.sent))
+            await self._send(self._frame_of(table))
 
     async def send_table(self, notice: str | None = None) -> None:
         """Bring this viewer up to the table as it stands (with `notice`, the answer to their click)."""
@@ -227,7 +227,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         if not self._knows_bankroll(table):
             self.bankroll = balances.bankroll_balance(access.viewer_id(self.user))
             self.bankroll_known = True
-        return frame_for(table, self.user, self._bankroll_in(table), notice, self.sent)
+        return self._frame_of(table, notice)
 
     def _knows_bankroll(self, table: frames.Rendered) -> bool:
         who = access.viewer_id(self.user)
@@ -236,8 +236,10 @@ class TableConsumer(AsyncWebsocketConsumer):
             return True
         return self.bankroll_known
 
-    def _bankroll_in(self, table: frames.Rendered) -> int | None:
-        return table.state.bankrolls.get(access.viewer_id(self.user), self.bankroll)
+    def _frame_of(self, table: frames.Rendered, notice: str | None = None) -> str:
+        """This viewer's frame of `table`, its bankroll known (`_knows_bankroll`); remembered as sent."""
+        bankroll = table.state.bankrolls.get(access.viewer_id(self.user), self.bankroll)
+        return frame_for(table, self.user, bankroll, notice, self.sent)
 
     async def _send(self, html: str) -> None:
         if html:
@@ -256,7 +258,7 @@ class TableConsumer(AsyncWebsocketConsumer):
                 return  # the table moved on: the frame that showed it brought whatever hint it needs
             table = frames.cached(self.table_id, self.sent.version)
             if table is not None and self._knows_bankroll(table):
-                await self._send(frame_for(table, self.user, self._bankroll_in(table), None, self.sent))
+                await self._send(self._frame_of(table))
 
 
 def resolved(user: object) -> object:

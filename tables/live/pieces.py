@@ -28,14 +28,13 @@ from django.template.loader import render_to_string
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 
-from accounts import balances
 from accounts.models import User
 from tables.live import coach
 from tables.live.controls import Control
 from tables.live.frames import Rendered, rendered
 from tables.live.state import SeatView
 from tables.live.templating import render_piece
-from tables.live.viewer import TableView, controls_of, view_for
+from tables.live.viewer import TableView, bankroll_in, controls_of, view_for
 from tables.play.access import viewer_id
 from tables.play.errors import RealityCheckNotice
 
@@ -298,8 +297,4 @@ def whole_table(
     is used without asking the database which is newest.
     """
     table = rendered(table_id, version)
-    who = viewer_id(viewer)
-    bankroll = table.state.bankrolls[who] if who in table.state.bankrolls else (
-        balances.bankroll_balance(who) if who is not None else None
-    )
-    return frame_for(table, viewer, bankroll, notice, Sent()), table.version
+    return frame_for(table, viewer, bankroll_in(table.state, viewer_id(viewer)), notice, Sent()), table.version
