@@ -119,6 +119,11 @@ class Audience:
             except asyncio.CancelledError:
                 raise
             except Exception:
+                if _stopping():
+                    # The layer turned our cancellation into an error of its own (channels_redis's
+                    # read of a connection closed under it): stop, or the loop's shutdown, which
+                    # cancels each task once, waits for this one for ever.
+                    raise asyncio.CancelledError from None
                 log.exception("The tables' channel failed; listening again in %s s", RETRY_SECONDS)
                 await asyncio.sleep(RETRY_SECONDS)
                 continue
@@ -152,6 +157,12 @@ class Audience:
         self._tasks.discard(task)
         if not task.cancelled() and task.exception() is not None:
             log.error("A table audience's task failed", exc_info=task.exception())
+
+
+def _stopping() -> bool:
+    """Whether the running task has been asked to stop (Task.cancel), even if the error it got was another."""
+    task = asyncio.current_task()
+    return task is not None and task.cancelling() > 0
 
 
 _audiences: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Audience] = weakref.WeakKeyDictionary()
