@@ -141,7 +141,8 @@ class TableConsumer(AsyncWebsocketConsumer):
         except BadMessage as error:
             await self._refuse_bad_frame(str(error))
             return
-        answer = await database_sync_to_async(self._handle)(message)
+        # What the play hands to the loop (its viewers' event, its timer) runs as the call returns.
+        answer = await timers.collected(self._handle, message)
         if isinstance(answer, TableError) and answer.code in limits.JUNK_CODES:
             await self._refuse_bad_frame(answer.message)
         elif answer is not None:

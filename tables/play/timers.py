@@ -7,6 +7,12 @@ calls `services.do_expire(table, version)`, which re-checks everything under
 the table lock, so a duplicate, late or stale timer changes nothing. A
 process that dies loses its timers, not the deadlines: they are settled
 lazily on the next connect or message, and by `manage.py table_clock`.
+
+What a committed change hands to the loop (its timer, its viewers' event)
+wakes the loop once per change, from the database thread. A consumer's own
+call (`collected`) hands it over in one go instead, when the call returns to
+the loop: no wake-up of its own, and no hand-over of the interpreter to the
+loop in the middle of the call (docs/performance.md, issue 12).
 """
 
 from __future__ import annotations
@@ -15,7 +21,9 @@ import asyncio
 import contextvars
 import datetime as dt
 import logging
+import threading
 from collections.abc import Awaitable, Callable
+from typing import TypeVar
 
 from channels.db import database_sync_to_async
 from django.utils import timezone
@@ -26,8 +34,8 @@ from tables.play.changes import TableChanged
 log = logging.getLogger(__name__)
 
 _loop: asyncio.AbstractEventLoop | None = None
-# One timer per table in this process: a newer deadline replaces the older one.
-_timers: dict[int, asyncio.TimerHandle] = {}
+# One timer per table in this process: the deadline of a newer version replaces the older one.
+_timers: dict[int, tuple[int, asyncio.TimerHandle]] = {}
 # asyncio may run a callback up to its clock resolution early; fire a little late.
 MARGIN_SECONDS = 0.01
 
@@ -61,6 +69,60 @@ def run_soon(coroutine_function: Callable[..., Awaitable[object]], *args: object
     return _call_on_loop(start)
 
 
+T = TypeVar("T")
+
+
+class _Batch:
+    """What one consumer's call on the database thread hands to the loop, run when the call returns."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.calls: list[tuple[Callable[..., object], tuple]] = []
+        self.open = True
+
+    def add(self, callback: Callable[..., object], args: tuple) -> bool:
+        with self.lock:
+            if self.open:
+                self.calls.append((callback, args))
+            return self.open
+
+    def close(self) -> list[tuple[Callable[..., object], tuple]]:
+        """No more calls join: those later go straight to the loop. The calls so far, to run now."""
+        with self.lock:
+            self.open = False
+            calls, self.calls = self.calls, []
+        return calls
+
+
+_batch = threading.local()
+
+
+async def collected(function: Callable[..., T], *args: object) -> T:
+    """`function(*args)` on Channels' database thread; what it hands to the loop runs as it returns.
+
+    Even when it raises (a play refused after its late deadline was settled
+    and committed), and even when this task is cancelled meanwhile: from then
+    on the call hands things over one by one, as any other thread does.
+    """
+    batch = _Batch()
+
+    def run() -> T:
+        _batch.current = batch
+        try:
+            return function(*args)
+        finally:
+            _batch.current = None
+
+    try:
+        return await database_sync_to_async(run)()
+    finally:
+        for callback, callback_args in batch.close():
+            try:
+                callback(*callback_args)
+            except Exception:
+                log.exception("A table change's hand-over to the loop failed")
+
+
 def _call_on_loop(callback: Callable[..., object], *args: object) -> bool:
     """Run `callback(*args)` on the remembered loop: now if this is it, else soon; False if there is none."""
     if _loop is None or _loop.is_closed():
@@ -71,6 +133,8 @@ def _call_on_loop(callback: Callable[..., object], *args: object) -> bool:
         running = None
     if running is _loop:
         callback(*args)
+    elif (batch := getattr(_batch, "current", None)) is not None and batch.add(callback, args):
+        pass  # a consumer's call: run on the loop when it returns (`collected`)
     else:
         # A fresh context: the caller may be a sync thread inside asgiref's
         # thread-sensitive executor, and a callback inheriting that would deadlock.
@@ -79,21 +143,29 @@ def _call_on_loop(callback: Callable[..., object], *args: object) -> bool:
 
 
 def _schedule(table_id: int, version: int, deadline: dt.datetime | None) -> None:
-    """On the loop: replace the table's timer with one for `deadline` (none if it is None)."""
-    previous = _timers.pop(table_id, None)
+    """On the loop: replace the table's timer with one for `deadline` (none if it is None).
+
+    Unless the timer is already for a newer version: hand-overs from the
+    database thread may reach the loop out of order (`collected`).
+    """
+    previous = _timers.get(table_id)
     if previous is not None:
-        previous.cancel()
+        if previous[0] > version:
+            return
+        previous[1].cancel()
+        del _timers[table_id]
     if deadline is None:
         return
     delay = max(0.0, (deadline - timezone.now()).total_seconds()) + MARGIN_SECONDS
     loop = asyncio.get_running_loop()
-    _timers[table_id] = loop.call_later(
+    _timers[table_id] = (version, loop.call_later(
         delay, _fire, table_id, version, deadline, context=contextvars.Context()
-    )
+    ))
 
 
 def _fire(table_id: int, version: int, deadline: dt.datetime) -> None:
-    _timers.pop(table_id, None)
+    if _timers.get(table_id, (None,))[0] == version:
+        del _timers[table_id]
     task = asyncio.ensure_future(_expire(table_id, version, deadline))
     task.add_done_callback(_log_failure)
 
@@ -103,6 +175,13 @@ async def _expire(table_id: int, version: int, deadline: dt.datetime) -> None:
         _schedule(table_id, version, deadline)
         return
     await database_sync_to_async(services.do_expire)(table_id, version)
+
+
+def forget() -> None:
+    """Cancel and drop every timer of this process (tests: table ids start again in each test database)."""
+    for _, handle in _timers.values():
+        handle.cancel()
+    _timers.clear()
 
 
 def _log_failure(task: asyncio.Future) -> None:
