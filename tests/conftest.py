@@ -40,15 +40,15 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix) -
 
 @pytest.fixture(autouse=True)
 def fresh_frame_cache():
-    """Every test starts with no rendered tables, hints, timers or known system accounts: ids are reused between test databases."""
+    """Every test starts with no rendered tables, hints, timers, held rounds or known system accounts: ids are reused between test databases."""
     from accounts import ledger
     from tables.live import coach, frames
-    from tables.play import timers
+    from tables.play import held, timers
 
-    for forget in (frames.forget, coach.forget, timers.forget, ledger.forget_system_accounts):
+    for forget in (frames.forget, coach.forget, timers.forget, held.forget, ledger.forget_system_accounts):
         forget()
     yield
-    for forget in (frames.forget, coach.forget, timers.forget, ledger.forget_system_accounts):
+    for forget in (frames.forget, coach.forget, timers.forget, held.forget, ledger.forget_system_accounts):
         forget()
 
 

@@ -23,8 +23,8 @@ from accounts import ledger, pauses
 from accounts.models import User
 from casino import rows
 from tables.engine import BY_NAME, GameRound, IllegalAction, Phase
-from tables.models import Round, Seat, Table
-from tables.play import access, rounds
+from tables.models import RoundPhase, Seat, Table
+from tables.play import access, held, rounds
 from tables.play import limits as play_limits
 from tables.play.changes import Play, TableChanged, announce
 from tables.play.errors import TableError
@@ -40,22 +40,9 @@ class Change:
 
 
 def _lock(table_id: int) -> Table:
-    # Taken on every play: SQL built once (casino.rows), not by the ORM each time.
-    if connection.features.has_select_for_update:
-        # On PostgreSQL the round is read by its own query once the row lock is
-        # held: joined into the locking query, READ COMMITTED would return the
-        # round as it stood before a racer's commit while the table row is current.
-        found = rows.select(Table, "t0.id = %s", [table_id], for_update=True)
-        if found and found[0].current_round_id is not None:
-            round_rows = rows.select(Round, "t0.id = %s", [found[0].current_round_id])
-            Table.current_round.field.set_cached_value(found[0], round_rows[0] if round_rows else None)
-    else:
-        # SQLite: the transaction began by taking the database's write lock
-        # (BEGIN IMMEDIATE), so the round read with the table is current.
-        found = rows.select(Table, "t0.id = %s", [table_id], join=("current_round",))
-    if not found:
+    table = held.locked_table(table_id)  # with its round, read back only when this process does not hold it
+    if table is None:
         raise TableError("This table does not exist.", "no_table")
-    table = found[0]
     table._stored = _live(table)  # as its row holds it: _commit writes only what changed
     return table
 
@@ -75,6 +62,8 @@ def _commit(table: Table, engine=None, seated: list[Seat] | None = None) -> Chan
     changed = [name for name, old, new in zip(("deadline", "current_round", "decisions"), stored, live) if old != new]
     rows.update(table, ["version", *changed])
     table._stored = live
+    if round_row is not None and round_row.phase != RoundPhase.SETTLED:
+        held.keep(table.pk, table.version, round_row)  # the next play here need not read it back
     play = None
     if seated is not None and engine is not None and engine.phase is not Phase.SETTLED:
         # A play in mid-round: its listeners may take the state just written without reading it back.

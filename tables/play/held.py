@@ -1,0 +1,95 @@
+"""The round each table's last play in this process stored, kept so the next play need not read it back.
+
+Every play locks its table's row and reads the round it plays on, the
+round's whole state as JSON. When the locked row's version is the one this
+process's own play committed, nothing has changed the table since, in any
+process: every change bumps the version, under that same lock
+(tables.play.services). So the round as that play stored it is the round
+the database holds, and the next play takes it from here instead of
+decoding the row's JSON again (docs/performance.md, issue 12).
+
+What is kept is the stored state itself (the JSON the play wrote, as plain
+values) and a copy of the round's row: a play rebuilds its engine from that
+state and changes its own copies, so a play that fails and rolls back
+leaves what is kept as the database still has it. It is kept only once the
+play's transaction commits, and taken out by the next play that finds it
+current; any other version drops it.
+"""
+
+from __future__ import annotations
+
+import copy
+import threading
+from functools import partial
+
+from django.db import connection, transaction
+
+from casino import rows
+from tables.models import Round, Table
+
+# Table id -> (the version a play of this process committed, that play's round row).
+_held: dict[int, tuple[int, Round]] = {}
+_lock = threading.Lock()
+
+
+def keep(table_id: int, version: int, round_row: Round) -> None:
+    """Once the current transaction commits: `round_row`, as just written, is the table's round at `version`."""
+    transaction.on_commit(partial(_keep, table_id, version, _copy(round_row)))
+
+
+def _copy(round_row: Round) -> Round:
+    """A row of its own with the same field values (a play replaces a field's value, never changes it in place)."""
+    clone = Round.__new__(Round)
+    clone.__dict__ = round_row.__dict__.copy()
+    clone._state = copy.copy(round_row._state)
+    clone._state.fields_cache = {}  # no related rows: as a round read by its own query
+    return clone
+
+
+def _keep(table_id: int, version: int, round_row: Round) -> None:
+    with _lock:
+        held = _held.get(table_id)
+        if held is None or held[0] < version:
+            _held[table_id] = (version, round_row)
+
+
+def locked_table(table_id: int) -> Table | None:
+    """The table's row, locked, with its round: the one held here when it is current, else read.
+
+    Taken on every play: SQL built once (casino.rows), not by the ORM each time.
+    """
+    with _lock:
+        held = _held.pop(table_id, None)
+    if connection.features.has_select_for_update:
+        # On PostgreSQL the round is read by its own query once the row lock is
+        # held: joined into the locking query, READ COMMITTED would return the
+        # round as it stood before a racer's commit while the table row is current.
+        found = rows.select(Table, "t0.id = %s", [table_id], for_update=True)
+    elif held is not None:
+        # SQLite: the transaction began by taking the database's write lock
+        # (BEGIN IMMEDIATE), so the round read with the table is current;
+        # it is not read at all when the table is still at the held version.
+        found = rows.select(
+            Table, "t0.id = %s", [held[0], table_id], join=("current_round",),
+            join_on={"current_round": "t0.version <> %s"},
+        )
+    else:
+        found = rows.select(Table, "t0.id = %s", [table_id], join=("current_round",))
+    if not found:
+        return None
+    table = found[0]
+    field = Table.current_round.field
+    if held is not None and held[0] == table.version and held[1].pk == table.current_round_id:
+        field.set_cached_value(table, held[1])  # nobody changed the table since this process's play stored it
+    elif table.current_round_id is None:
+        field.set_cached_value(table, None)
+    elif not field.is_cached(table):
+        round_rows = rows.select(Round, "t0.id = %s", [table.current_round_id])
+        field.set_cached_value(table, round_rows[0] if round_rows else None)
+    return table
+
+
+def forget() -> None:
+    """Drop every round held (tests: ids start again in each test database)."""
+    with _lock:
+        _held.clear()
