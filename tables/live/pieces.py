@@ -101,7 +101,9 @@ def frame_for(table: Rendered, viewer: User | None, bankroll: int | None, notice
 
 
 # A part of a piece a frame may bring alone: an element with an id of the form "<piece>-<part>".
-_PART = re.compile(r'<(\w+)(?: [^<>]*?)? id="([a-z]+-\d+-\w+)"')
+# Found by its id (a literal the regex engine scans for), then the tag it stands in.
+_PART_ID = re.compile(r' id="([a-z]+-\d+-\w+)"')
+_TAG = re.compile(r"<(\w+)[ >]")
 # Pieces split into parts, by their HTML (shared by every viewer who was sent them); bounded.
 _split_cache: dict[str, tuple[str, dict[str, str]]] = {}
 # What brings a piece from one HTML to the next, by the pair; bounded.
@@ -140,18 +142,21 @@ def _split(html: str) -> tuple[str, dict[str, str]]:
         return found
     parts: dict[str, str] = {}
     frame: list[str] = []
-    position = 0
-    for match in _PART.finditer(html):
-        if match.start() < position:
-            continue  # inside a part already cut out
-        tag, part_id = match.groups()
-        end = _closing(html, tag, match.end())
+    position = cursor = 0  # what is in `frame` so far; where to look for the next part
+    while (match := _PART_ID.search(html, cursor)) is not None:
+        cursor = match.end()
+        start = html.rfind("<", position, match.start())
+        tag = _TAG.match(html, start) if start >= 0 else None
+        if tag is None or html.find(">", start, match.start()) >= 0:
+            continue  # not the id of the element it stands in: look further on
+        end = _closing(html, tag.group(1), match.end())
         if end < 0:
             break  # not balanced: never cut
-        frame.append(html[position : match.start()])
+        part_id = match.group(1)
+        frame.append(html[position:start])
         frame.append(f"<!--{part_id}-->")
-        parts[part_id] = html[match.start() : end]
-        position = end
+        parts[part_id] = html[start:end]
+        position = cursor = end
     frame.append(html[position:])
     if len(_split_cache) >= MAX_SPLITS:
         _split_cache.clear()
