@@ -16,7 +16,8 @@ together (the frames' text), the same on the wire (each viewer's frames
 deflated as daphne's permessage-deflate sends them, casino/compression.py: one
 zlib stream per connection, its window and memory level, plus each frame's
 header; the compressing is counted in the CPU time, as the server does it),
-frames per play, and the wall time. `--profile` writes a cProfile
+frames per play, the wall time and each busy thread's CPU per play (the
+event loop's, Channels' database thread's). `--profile` writes a cProfile
 of the run. A benchmark, not a test: the figures depend on the machine.
 """
 
@@ -176,6 +177,7 @@ async def run(table_id: int, players: list, plays: int, watchers: int) -> dict:
         viewer.bytes = viewer.frames = viewer.wire = 0
 
     made = 0
+    threads_before = thread_ticks()
     cpu, wall = time.process_time(), time.perf_counter()
     while made < plays:
         sent = False
@@ -188,6 +190,7 @@ async def run(table_id: int, players: list, plays: int, watchers: int) -> dict:
         await drain(arrived, 0.005 if sent else 0.05)
     await drain(arrived, 0.3)
     cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+    threads = thread_ticks()
     for viewer in viewers:
         await viewer.communicator.disconnect()
     sent_bytes = sum(viewer.bytes for viewer in viewers)
@@ -201,7 +204,33 @@ async def run(table_id: int, players: list, plays: int, watchers: int) -> dict:
         "frames_per_play": round(frames / made, 2),
         "bytes_per_frame": round(sent_bytes / max(frames, 1)),
         "wall_seconds": round(wall, 2),
+        # CPU per play of each thread that had any (Linux): the event loop and Channels' database thread.
+        "thread_ms_per_play": {
+            name: round((ticks - threads_before.get(name, 0)) * 1000 / TICKS_PER_SECOND / made, 2)
+            for name, ticks in threads.items()
+            if ticks > threads_before.get(name, 0)
+        },
     }
+
+
+TICKS_PER_SECOND = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
+def thread_ticks() -> dict[str, int]:
+    """Each thread's CPU time so far, in clock ticks, by "name:id" (empty where /proc is missing)."""
+    found = {}
+    try:
+        tasks = os.listdir("/proc/self/task")
+    except OSError:
+        return found
+    for task in tasks:
+        try:
+            with open(f"/proc/self/task/{task}/stat") as stat, open(f"/proc/self/task/{task}/comm") as comm:
+                fields = stat.read().rsplit(")", 1)[1].split()
+                found[f"{comm.read().strip()}:{task}"] = int(fields[11]) + int(fields[12])  # utime + stime
+        except OSError:
+            continue  # a thread that ended meanwhile
+    return found
 
 
 def main() -> None:
