@@ -45,10 +45,11 @@ def fresh_frame_cache():
     from tables.live import coach, frames
     from tables.play import held, timers
 
-    for forget in (frames.forget, coach.forget, timers.forget, held.forget, ledger.forget_system_accounts):
+    caches = (frames.forget, coach.forget, timers.forget, held.forget, ledger.forget_system_accounts)
+    for forget in caches:
         forget()
     yield
-    for forget in (frames.forget, coach.forget, timers.forget, held.forget, ledger.forget_system_accounts):
+    for forget in caches:
         forget()
 
 

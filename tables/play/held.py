@@ -39,9 +39,7 @@ def keep(table_id: int, version: int, round_row: Round) -> None:
 
 def _copy(round_row: Round) -> Round:
     """A row of its own with the same field values (a play replaces a field's value, never changes it in place)."""
-    clone = Round.__new__(Round)
-    clone.__dict__ = round_row.__dict__.copy()
-    clone._state = copy.copy(round_row._state)
+    clone = copy.copy(round_row)  # Django's copy: its own state too
     clone._state.fields_cache = {}  # no related rows: as a round read by its own query
     return clone
 
@@ -65,16 +63,13 @@ def locked_table(table_id: int) -> Table | None:
         # held: joined into the locking query, READ COMMITTED would return the
         # round as it stood before a racer's commit while the table row is current.
         found = rows.select(Table, "t0.id = %s", [table_id], for_update=True)
-    elif held is not None:
+    else:
         # SQLite: the transaction began by taking the database's write lock
         # (BEGIN IMMEDIATE), so the round read with the table is current;
         # it is not read at all when the table is still at the held version.
-        found = rows.select(
-            Table, "t0.id = %s", [held[0], table_id], join=("current_round",),
-            join_on={"current_round": "t0.version <> %s"},
-        )
-    else:
-        found = rows.select(Table, "t0.id = %s", [table_id], join=("current_round",))
+        narrowed = {"current_round": "t0.version <> %s"} if held is not None else None
+        params = [held[0], table_id] if held is not None else [table_id]
+        found = rows.select(Table, "t0.id = %s", params, join=("current_round",), join_on=narrowed)
     if not found:
         return None
     table = found[0]

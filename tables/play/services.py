@@ -23,7 +23,7 @@ from accounts import ledger, pauses
 from accounts.models import User
 from casino import rows
 from tables.engine import BY_NAME, GameRound, IllegalAction, Phase
-from tables.models import RoundPhase, Seat, Table
+from tables.models import Seat, Table
 from tables.play import access, held, rounds
 from tables.play import limits as play_limits
 from tables.play.changes import Play, TableChanged, announce
@@ -62,7 +62,7 @@ def _commit(table: Table, engine=None, seated: list[Seat] | None = None) -> Chan
     changed = [name for name, old, new in zip(("deadline", "current_round", "decisions"), stored, live) if old != new]
     rows.update(table, ["version", *changed])
     table._stored = live
-    if round_row is not None and round_row.phase != RoundPhase.SETTLED:
+    if rounds.in_progress(table) is not None:
         held.keep(table.pk, table.version, round_row)  # the next play here need not read it back
     play = None
     if seated is not None and engine is not None and engine.phase is not Phase.SETTLED:

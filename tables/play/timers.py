@@ -133,9 +133,9 @@ def _call_on_loop(callback: Callable[..., object], *args: object) -> bool:
         running = None
     if running is _loop:
         callback(*args)
-    elif (batch := getattr(_batch, "current", None)) is not None and batch.add(callback, args):
-        pass  # a consumer's call: run on the loop when it returns (`collected`)
-    else:
+        return True
+    batch = getattr(_batch, "current", None)
+    if batch is None or not batch.add(callback, args):  # a consumer's call runs them as it returns (`collected`)
         # A fresh context: the caller may be a sync thread inside asgiref's
         # thread-sensitive executor, and a callback inheriting that would deadlock.
         _loop.call_soon_threadsafe(callback, *args, context=contextvars.Context())
@@ -164,8 +164,7 @@ def _schedule(table_id: int, version: int, deadline: dt.datetime | None) -> None
 
 
 def _fire(table_id: int, version: int, deadline: dt.datetime) -> None:
-    if _timers.get(table_id, (None,))[0] == version:
-        del _timers[table_id]
+    _timers.pop(table_id, None)  # this timer's own entry: a newer version's would have cancelled it
     task = asyncio.ensure_future(_expire(table_id, version, deadline))
     task.add_done_callback(_log_failure)
 
