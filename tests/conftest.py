@@ -54,6 +54,26 @@ def fresh_frame_cache():
 
 
 @pytest.fixture(autouse=True)
+def fresh_channel_layer():
+    """On Redis, every test gets channel layer objects of its own.
+
+    Each test runs on an event loop of its own, and a channels_redis layer keeps
+    its receiving state (a lock, the receivers' count) for the loop that last
+    received on it: a receive cut short by one test's loop shutting down left
+    that lock held, and every later test of the worker failed with "bound to a
+    different event loop". A server process has one loop, so only tests share a
+    layer between loops.
+    """
+    yield
+    from django.conf import settings
+
+    if settings.REDIS_URL:
+        from channels.layers import channel_layers
+
+        channel_layers.backends.clear()
+
+
+@pytest.fixture(autouse=True)
 def ledger_audited_after_each_test(request):
     """Issue 14: `audit_ledger` passes after every test that used the database.
 
