@@ -34,7 +34,7 @@ from tables.live.controls import Control
 from tables.live.frames import Rendered, rendered
 from tables.live.state import SeatView
 from tables.live.templating import render_piece
-from tables.live.viewer import TableView, bankroll_in, controls_of, view_for
+from tables.live.viewer import TableView, bankroll_in, controls_of, position_of, result_of, view_for
 from tables.play.access import viewer_id
 from tables.play.errors import RealityCheckNotice
 
@@ -62,18 +62,17 @@ def frame_for(table: Rendered, viewer: User | None, bankroll: int | None, notice
     Empty when nothing changed for this viewer. A notice (the answer to one
     click) is always sent when given, and cleared with the next frame after.
     """
-    who = viewer_id(viewer)
-    view = view_for(table.state, who, bankroll, functools.partial(_controls, table))
-    hint = _hint(table, view, viewer)
+    mine = _Mine(table, viewer, bankroll)
+    hint = _hint(table, mine, viewer)
     sent.pending_hint = hint.pending if hint is not None else None
     # A reality check is shown as its popup, not as a notice too.
-    pieces = _pieces(table, view, viewer, None if isinstance(notice, RealityCheckNotice) else notice, hint)
+    pieces = _pieces(table, mine, viewer, None if isinstance(notice, RealityCheckNotice) else notice, hint)
     # Issue 14: a due reality check comes as the answer to a bet, a piece of its own; once
     # answered, the next frame hides it (a connection never shown one is sent nothing).
     if isinstance(notice, RealityCheckNotice):
-        pieces.append(("reality-check", _render("reality_check", view, viewer, check=notice)))
+        pieces.append(("reality-check", _render("reality_check", mine.view(), viewer, check=notice)))
     elif sent.pieces.get("reality-check"):
-        pieces.append(("reality-check", table.kept_piece("no reality check", lambda: _render("reality_check", view, viewer))))
+        pieces.append(("reality-check", table.kept_piece("no reality check", lambda: _render("reality_check", mine.view(), viewer))))
     first = not sent.pieces
     parts: list[str] = []
     for piece_id, html in pieces:
@@ -88,16 +87,61 @@ def frame_for(table: Rendered, viewer: User | None, bankroll: int | None, notice
         parts.append(changed_parts(previous, html) if previous is not None and piece_id.startswith("seat-") else html)
     if first:
         # The #seats box itself, around every seat: a page may have lost some (a reconnect).
-        box = table.kept_piece("seats", lambda: _render("seats", view, viewer, seat_pieces=[PIECES_SLOT]))
+        box = table.kept_piece("seats", lambda: _render("seats", mine.view(), viewer, seat_pieces=[PIECES_SLOT]))
         before, after = box.split(PIECES_SLOT)
         parts.append(before + "".join(html for piece_id, html in pieces if piece_id.startswith("seat-")) + after)
-    parts.append(_log(table, view, viewer, sent, whole=first))
+    parts.append(_log(table, mine, viewer, sent, whole=first))
     sent.version = max(sent.version, table.version)
     if not any(parts):
         return ""
     # Which version the page now shows (tests and the load test's bots read it).
     parts.append(table.piece("version", lambda: format_html('<i id="version" data-version="{}"></i>', table.version)))
     return "".join(parts)
+
+
+class _Mine:
+    """What of one version is the viewer's own: their position and buttons; their whole view only if a piece needs rendering.
+
+    A frame is mostly pieces every viewer shares, rendered once per version
+    (`_shared`); a viewer's own (their seats, buttons, bankroll, banner) are
+    found by keys made from their position, so the whole view
+    (tables.live.viewer.view_for) is built only when one of them is new.
+    """
+
+    __slots__ = ("table", "who", "bankroll", "position", "controls", "_view")
+
+    def __init__(self, table: Rendered, viewer: User | None, bankroll: int | None) -> None:
+        self.table, self.who, self.bankroll = table, viewer_id(viewer), bankroll
+        self.position = table.piece(("position", self.who), lambda: position_of(table.state, self.who))
+        self.controls = _controls(table, self.position.my_seats)
+        self._view: TableView | None = None
+
+    def view(self) -> TableView:
+        if self._view is None:
+            table = self.table
+            self._view = view_for(table.state, self.who, self.bankroll, functools.partial(_controls, table), self.position)
+        return self._view
+
+
+def _shared(table: Rendered) -> list[tuple[str, str | None]]:
+    """The pieces every viewer sees alike at this version, in the page's order; None for a free seat (each viewer's own)."""
+    view = view_for(table.state, None, None, functools.partial(_controls, table))
+
+    def render(name: str) -> Callable[[], str]:
+        return lambda: _render(name, view, None)
+
+    pieces: list[tuple[str, str | None]] = []
+    status = ("status", view.phase_label, view.round_number, None if view.playing else view.deadline)
+    pieces.append(("status", table.kept_piece(status, render("status"))))
+    turn = ("turn", view.turn, view.turn_name, view.deadline if view.turn else None)
+    pieces.append(("turn", table.kept_piece(turn, render("turn"))))
+    dealer = (tuple(card.code for card in view.dealer), view.dealer_total)
+    pieces.append(("dealer", table.kept_piece(("dealer", *dealer), render("dealer"))))
+    for index, seat in enumerate(view.seats):
+        # A taken seat looks the same to all but its player (`_own_seat`).
+        html = None if seat.player is None else _seat_piece(table, index, False, lambda s=seat: (s, view))
+        pieces.append((f"seat-{seat.number}", html))
+    return pieces
 
 
 # A part of a piece a frame may bring alone: an element with an id of the form "<piece>-<part>".
@@ -190,16 +234,17 @@ def compact(html: str) -> str:
     return mark_safe(_SPACE.sub(" ", html).strip())
 
 
-def _hint(table: Rendered, view: TableView, viewer: User | None) -> coach.Hint | None:
+def _hint(table: Rendered, mine: _Mine, viewer: User | None) -> coach.Hint | None:
     """The coach's hint, for a player who asked for hints and whose decision it is (nobody else).
 
     In the players' turn, the hand to act; while insurance is offered, the viewer's first seat still to answer.
     """
-    if not (view.controls and getattr(viewer, "coach_hints", False)):
+    if not (mine.controls and getattr(viewer, "coach_hints", False)):
         return None
-    if view.turn:
-        return coach.hint_for(table.state, *view.turn) if view.turn[0] in view.my_seats else None
-    insuring = next((c.seat for c in view.controls if any(a.name == "no_insurance" for a in c.actions)), None)
+    turn = table.state.turn
+    if turn:
+        return coach.hint_for(table.state, *turn) if turn[0] in mine.position.my_seats else None
+    insuring = next((c.seat for c in mine.controls if any(a.name == "no_insurance" for a in c.actions)), None)
     return coach.hint_for(table.state, insuring, 0) if insuring is not None else None
 
 
@@ -209,38 +254,39 @@ def _hint_html(hint: coach.Hint | None) -> str:
 
 
 def _pieces(
-    table: Rendered, view: TableView, viewer: User | None, notice: str | None, hint: coach.Hint | None = None
+    table: Rendered, mine: _Mine, viewer: User | None, notice: str | None, hint: coach.Hint | None = None
 ) -> list[tuple[str, str]]:
     def render(name: str, **extra: object) -> Callable[[], str]:
-        return lambda: _render(name, view, viewer, **extra)
+        return lambda: _render(name, mine.view(), viewer, **extra)
 
-    who = viewer_id(viewer)
+    state, position, who = table.state, mine.position, mine.who
+    my_seats = position.my_seats
     pieces: list[tuple[str, str]] = []
-    if view.bankroll is not None:
-        pieces.append(("bankroll", table.kept_piece(("bankroll", view.bankroll), render("bankroll", bankroll=view.bankroll))))
-    status = ("status", view.phase_label, view.round_number, None if view.playing else view.deadline)
-    pieces.append(("status", table.kept_piece(status, render("status"))))
-    turn = ("turn", view.turn, view.turn_name, view.deadline if view.turn else None)
-    pieces.append(("turn", table.kept_piece(turn, render("turn"))))
-    dealer = (tuple(card.code for card in view.dealer), view.dealer_total)
-    pieces.append(("dealer", table.kept_piece(("dealer", *dealer), render("dealer"))))
-    for index, seat in enumerate(view.seats):
-        key = _seat_key(table, index, seat, view)
-        pieces.append((f"seat-{seat.number}", table.piece((key, seat.is_mine), lambda k=key, s=seat: _seat_html(table, k, s, view))))
+    if mine.bankroll is not None:
+        pieces.append(("bankroll", table.kept_piece(("bankroll", mine.bankroll), render("bankroll", bankroll=mine.bankroll))))
+    for index, (piece_id, html) in enumerate(table.piece("shared", lambda: _shared(table))):
+        seat_index = index - 3  # after the status, the turn and the dealer
+        if html is None:
+            html = _free_seat(table, seat_index, mine)
+        elif seat_index >= 0 and state.seats[seat_index].number in my_seats:
+            html = _seat_piece(table, seat_index, True, lambda i=seat_index: (mine.view().seats[i], mine.view()))
+        pieces.append((piece_id, html))
     # The viewer's result banner: empty except while their settled round is shown.
-    pieces.append(("result", table.kept_piece(("result", view.result, view.result_kind), render("result"))))
+    result = result_of(state, my_seats) if state.results else {}
+    pieces.append(("result", table.kept_piece(("result", result.get("result"), result.get("result_kind", "")), render("result"))))
     # A notice answers one click: never kept.
     pieces.append(("notice", render("notice", notice=notice)() if notice else table.kept_piece("no notice", render("notice"))))
-    if view.controls:
+    if mine.controls:
         # A decision looks the same from version to version: its buttons carry the version it was offered at.
         # The viewer's hint, if they asked for hints, shows with their buttons.
-        key = ("controls", tuple(view.my_seats), table.piece(("controls shown", tuple(view.my_seats)), lambda: repr(view.controls)), hint)
+        seats = tuple(my_seats)
+        key = ("controls", seats, table.piece(("controls shown", seats), lambda: repr(mine.controls)), hint)
     else:
         # No decision to make: the same few words for everyone in the viewer's position.
-        key = ("no controls", bool(view.my_seats), who is not None, view.can_sit)
+        key = ("no controls", bool(my_seats), who is not None, position.can_sit)
     pieces.append(("controls", table.kept_piece(key, render("controls", hint_html=_hint_html(hint)))))
     # A seated player's Hints switch: a piece of its own, sent when it changes, not with every decision.
-    switch = ("hints switch", bool(view.my_seats) and who is not None, bool(getattr(viewer, "coach_hints", False)))
+    switch = ("hints switch", bool(my_seats) and who is not None, bool(getattr(viewer, "coach_hints", False)))
     pieces.append(("hints-switch", table.kept_piece(switch, render("hints_switch"))))
     return pieces
 
@@ -250,9 +296,9 @@ def _controls(table: Rendered, seats: list[int]) -> list[Control]:
     return table.piece(("controls of", tuple(seats)), lambda: controls_of(table.state, seats))
 
 
-def _log(table: Rendered, view: TableView, viewer: User | None, sent: Sent, *, whole: bool) -> str:
+def _log(table: Rendered, mine: _Mine, viewer: User | None, sent: Sent, *, whole: bool) -> str:
     """The round's log: whole for a new round (or a new connection), else only its new lines."""
-    lines = view.log
+    lines = table.state.log
     count = len(sent.log_lines)
     if not whole and sent.log_round == table.state.round_id and lines[:count] == sent.log_lines:
         sent.log_lines = lines
@@ -264,31 +310,52 @@ def _log(table: Rendered, view: TableView, viewer: User | None, sent: Sent, *, w
             format_html_join("", "<li>{}</li>", ((line,) for line in lines[count:])),
         ))
     sent.log_round, sent.log_lines = table.state.round_id, lines
-    return table.piece("log", lambda: _render("log", view, viewer))
+    return table.piece("log", lambda: _render("log", mine.view(), viewer))
 
 
-def _seat_key(table: Rendered, index: int, seat: SeatView, view: TableView) -> Hashable:
-    """Viewers, and versions, with equal keys see this seat's body alike."""
-    if seat.player is not None:
-        return ("seat body", table.seat_shows[index])
-    # A free seat offers "Sit here" (from the minimum bet), "Move here" (from the viewer's seat) or nothing.
-    moves_from = view.my_seats[0] if view.can_change_seat else None
-    return ("seat body", table.seat_shows[index], view.can_sit, moves_from, seat.move_version, view.table.min_bet)
+def _free_seat(table: Rendered, index: int, mine: _Mine) -> str:
+    """A free seat offers "Sit here" (from the minimum bet), "Move here" (from the viewer's seat) or nothing."""
+    state, position = table.state, mine.position
+    seat = state.seats[index]
+    move_version, moves_from = seat.move_version, None
+    if position.can_change_seat:
+        moves_from = position.my_seats[0]
+        own = next(s for s in state.seats if s.number == moves_from)
+        move_version = max(seat.changed_version, own.changed_version)
+    key = ("seat body", table.seat_shows[index], position.can_sit, moves_from, move_version, state.table.min_bet)
+    shell = _shell_key(seat, False)
+    return table.piece((key, False), lambda: _seat_html(table, key, shell, lambda: (mine.view().seats[index], mine.view())))
 
 
-def _seat_html(table: Rendered, key: Hashable, seat: SeatView, view: TableView) -> str:
-    """The seat: its body, the same for every viewer, in the viewer's own shell (theirs: "mine", Leave)."""
+def _seat_piece(table: Rendered, index: int, is_mine: bool, seat_and_view: Callable[[], tuple[SeatView, TableView]]) -> str:
+    """A taken seat: its body, the same for every viewer and version that shows it alike, in its shell."""
+    key = ("seat body", table.seat_shows[index])
+    shell = _shell_key(table.state.seats[index], is_mine)
+    return table.piece((key, is_mine), lambda: _seat_html(table, key, shell, seat_and_view))
+
+
+def _shell_key(seat: SeatView, is_mine: bool) -> Hashable:
+    """All a seat's shell (the <article> around its body) shows."""
+    return ("seat shell", seat.number, is_mine, seat.player is None, seat.leaving, seat.changed_version)
+
+
+def _seat_html(
+    table: Rendered, key: Hashable, shell_key: Hashable, seat_and_view: Callable[[], tuple[SeatView, TableView]]
+) -> str:
+    """The seat: its body, the same for every viewer, in the viewer's own shell (theirs: "mine", Leave).
+
+    The seat's view and the viewer's are made only if the body or the shell is new.
+    """
 
     def body() -> str:
+        seat, view = seat_and_view()
         return compact(render_piece("seat_body", {"view": view, "seat": seat}))
 
     def shell() -> str:
+        seat, view = seat_and_view()
         return compact(render_piece("seat", {"view": view, "seat": seat, "seat_body": BODY_SLOT}))
 
     # The <article> around the body: all it shows is in its key, so it is rendered once or twice a table.
-    shell_key = (
-        "seat shell", seat.number, seat.is_mine, seat.player is None, seat.leaving, seat.changed_version
-    )
     before_body, after_body = table.kept_piece(shell_key, shell).split(BODY_SLOT)
     return before_body + table.kept_piece(key, body) + after_body
 

@@ -68,22 +68,43 @@ def build(table_id: int, viewer: User | None) -> TableView:
     return view_for(state, who, bankroll_in(state, who))
 
 
+@dataclass(frozen=True)
+class Position:
+    """Where one viewer stands at one version: their seats, and whether they may sit or move. No queries."""
+
+    my_seats: list[int]
+    can_sit: bool
+    can_change_seat: bool
+
+
+def position_of(state: TableState, user_id: int | None) -> Position:
+    my_seats = sorted(number for number, player in state.players.items() if user_id is not None and player == user_id)
+    free = state.free_seats
+    table = state.table
+    return Position(
+        my_seats=my_seats,
+        can_sit=bool(free) and access.may_sit(user_id, table, len(my_seats)),
+        can_change_seat=bool(my_seats) and bool(free) and not state.playing and table.seat_count > 1,
+    )
+
+
 def view_for(
     state: TableState,
     user_id: int | None,
     bankroll_chips: int | None,
     controls: Callable[[list[int]], list[Control]] | None = None,
+    position: Position | None = None,
 ) -> TableView:
     """One viewer's table: their seats, their buttons, their bankroll. No queries.
 
     `controls` gives the buttons of a set of seats, if the caller keeps them
-    (tables.live.pieces: once per version for every viewer of those seats).
+    (tables.live.pieces: once per version for every viewer of those seats);
+    `position` is the viewer's `position_of`, if the caller has it.
     """
     table = state.table
-    my_seats = [number for number, player in state.players.items() if user_id is not None and player == user_id]
-    free = state.free_seats
-    can_sit = bool(free) and access.may_sit(user_id, table, len(my_seats))
-    can_change_seat = bool(my_seats) and bool(free) and not state.playing and table.seat_count > 1
+    position = position or position_of(state, user_id)
+    my_seats = position.my_seats
+    can_change_seat = position.can_change_seat
     seats = [replace(seat, is_mine=True) if seat.number in my_seats else seat for seat in state.seats]
     if can_change_seat:
         mine = next(seat for seat in seats if seat.is_mine)
@@ -101,10 +122,10 @@ def view_for(
         dealer=state.dealer,
         dealer_total=state.dealer_total,
         seats=seats,
-        controls=(controls or functools.partial(controls_of, state))(sorted(my_seats)),
-        free_seats=free,
-        my_seats=sorted(my_seats),
-        can_sit=can_sit,
+        controls=(controls or functools.partial(controls_of, state))(my_seats),
+        free_seats=state.free_seats,
+        my_seats=my_seats,
+        can_sit=position.can_sit,
         can_change_seat=can_change_seat,
         deadline=deadline_ms(table.deadline),
         log=state.log,
@@ -116,7 +137,7 @@ def view_for(
         turn_name=state.turn_name,
         dealer_natural=state.dealer_natural,
         shoe_id=state.shoe_id,
-        **_result(state, my_seats),
+        **result_of(state, my_seats),
     )
 
 
@@ -127,7 +148,7 @@ def controls_of(state: TableState, seats: list[int]) -> list[Control]:
     return controls_for(state.table, state.engine, seats, state.round_number, state.last_bets)
 
 
-def _result(state: TableState, my_seats: list[int]) -> dict[str, object]:
+def result_of(state: TableState, my_seats: list[int]) -> dict[str, object]:
     """The banner's words and kind (win, lose, push, blackjack) for the viewer's seats in a settled round."""
     mine = [state.results[number] for number in my_seats if number in state.results]
     if not mine:

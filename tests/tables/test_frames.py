@@ -252,6 +252,25 @@ def test_a_frame_after_a_play_carries_only_the_pieces_that_changed(betting, alic
     assert len(after[carol]) < 1000
 
 
+def test_it_builds_a_viewers_whole_view_only_when_a_piece_of_their_own_is_new(betting, alice, bob, carol, monkeypatch):
+    from tables.live import pieces
+
+    sent = {viewer: Sent() for viewer in (alice, bob, carol)}
+    for viewer in sent:
+        frame_for(frames.rendered(betting.pk), viewer, 900, None, sent[viewer])
+    change = services.do_act(betting.pk, alice, "bet", seat=1, amount=10, version=version(betting))
+    table = frames.rendered(betting.pk, change.version)
+    built = []
+    view_for = pieces.view_for
+    monkeypatch.setattr(pieces, "view_for", lambda state, who, *args: built.append(who) or view_for(state, who, *args))
+
+    after = {viewer: frame_for(table, viewer, 900, None, sent[viewer]) for viewer in sent}
+
+    # The shared pieces once, from a watcher's view; alice's own, whose buttons went; nobody else's.
+    assert built == [None, alice.pk]
+    assert piece_ids(after[bob]) == piece_ids(after[carol]) == ["seat-1-head", "seat-1-play", "seat-1-stack", "log-lines", "version"]
+
+
 def test_a_frame_keeps_an_open_decisions_buttons_while_others_play(betting, alice, bob):
     sent = Sent()
     first = frame_for(frames.rendered(betting.pk), bob, 1000, None, sent)
