@@ -133,11 +133,14 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env_url("REDIS_URL", None, schemes=("redis", "rediss"))
 if REDIS_URL:
+    from casino.redis_connections import channel_layer_host
+
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
             "CONFIG": {
-                "hosts": [{"address": REDIS_URL, "max_connections": 200, "socket_timeout": 10}],
+                # Connections whose writes keep a cancellation (casino/redis_connections.py).
+                "hosts": [channel_layer_host(REDIS_URL, max_connections=200, socket_timeout=10)],
                 # The default of 100 silently drops messages with a few hundred clients.
                 "capacity": env_int("CHANNEL_CAPACITY", 1500, minimum=100),
                 "expiry": 30,

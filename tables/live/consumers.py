@@ -252,8 +252,11 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def _send_hint_when_ready(self, pending: Future) -> None:
         """The viewer's hint was still being worked out (tables/live/coach.py): send it once it is."""
-        with contextlib.suppress(Exception):  # a failed or slow hint stays the basic-strategy one, labelled
-            await asyncio.wait_for(asyncio.shield(asyncio.wrap_future(pending)), timeout=HINT_WAIT_SECONDS)
+        # A failed or slow hint stays the basic-strategy one, labelled. (asyncio.timeout, not
+        # wait_for: on Python 3.11 that loses a disconnect's cancellation as the hint arrives.)
+        with contextlib.suppress(Exception):
+            async with asyncio.timeout(HINT_WAIT_SECONDS):
+                await asyncio.shield(asyncio.wrap_future(pending))
         async with self.frame_lock:
             if self.gone or self.signed_out or self.sent.pending_hint is not pending:
                 return  # the table moved on: the frame that showed it brought whatever hint it needs

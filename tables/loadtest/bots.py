@@ -133,7 +133,8 @@ class Bot:
     async def receive(self, ws, timeout: float) -> tuple[str | None, float]:
         """The next frame and when it came, or (None, now) after `timeout` seconds."""
         try:
-            raw = await asyncio.wait_for(ws.recv(), timeout=max(0.001, timeout))
+            async with asyncio.timeout(max(0.001, timeout)):
+                raw = await ws.recv()
         except TimeoutError:
             return None, self.clock.now()
         received = self.clock.now()
