@@ -34,11 +34,21 @@ class Plan:
     seats: int = 5
     profile: str = "atlantic-city-multi"
     signups_per_url: int = SIGNUPS_PER_URL
+    route: str = "alternate"  # or "by-table": ROUTES
 
     def url_of(self, bot: int) -> str:
+        tables = max(1, len(self.table_ids))
+        if self.route == "by-table" and self.table_ids:
+            # Every player of a table on one server, as nginx's table-hashed
+            # upstream sends them (docs/deploy.md): tables spread over the servers.
+            return self.urls[(bot % tables) % len(self.urls)]
         # Bots of one table alternate between the servers, so a table's
         # changes must cross the channel layer to reach all its players.
-        return self.urls[(bot // max(1, len(self.table_ids))) % len(self.urls)]
+        return self.urls[(bot // tables) % len(self.urls)]
+
+
+# How the bots of one table are spread over several --url servers.
+ROUTES = ("alternate", "by-table")
 
 
 def sign_up_bots(plan: Plan, stats: Stats, report: Callable[[str], None]) -> dict[int, str]:

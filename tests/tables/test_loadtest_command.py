@@ -10,6 +10,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from tables.loadtest import frames
+from tables.loadtest.runner import Plan
 from tables.models import Round, Seat, Table
 
 REPO = Path(__file__).resolve().parents[2]
@@ -57,6 +58,27 @@ def test_it_refuses_a_server_that_is_not_on_this_machine(db):
 def test_it_refuses_more_players_than_seats(db):
     with pytest.raises(CommandError, match="need at least 3 tables"):
         call_command("loadtest", players=11, tables=2, stdout=io.StringIO())
+
+
+def test_it_spreads_a_tables_players_over_the_servers_or_keeps_them_on_one():
+    urls = ["http://127.0.0.1:8001", "http://127.0.0.1:8002"]
+    tables = (11, 12, 13, 14)
+    # Bot n sits at table n % 4, seat n // 4 + 1 (runner.play).
+    alternate = Plan(urls=urls, players=20, seconds=1, think_ms=0, table_ids=tables)
+    by_table = Plan(urls=urls, players=20, seconds=1, think_ms=0, table_ids=tables, route="by-table")
+    for table in range(len(tables)):
+        players = range(table, 20, len(tables))
+        assert {alternate.url_of(n) for n in players} == set(urls)  # every change crosses the channel layer
+        assert len({by_table.url_of(n) for n in players}) == 1  # one server has the whole table
+    assert {by_table.url_of(n) for n in range(20)} == set(urls)  # and the tables are shared out
+    # Echo bots have no table: they alternate either way.
+    echo = Plan(urls=urls, players=4, seconds=1, think_ms=0, route="by-table")
+    assert [echo.url_of(n) for n in range(4)] == [urls[0], urls[1], urls[0], urls[1]]
+
+
+def test_it_refuses_an_unknown_route(db):
+    with pytest.raises(CommandError, match="route"):
+        call_command("loadtest", "--route", "random", stdout=io.StringIO())
 
 
 FRAME = """

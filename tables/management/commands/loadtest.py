@@ -2,6 +2,7 @@
 
     python manage.py loadtest --url http://127.0.0.1:8000 --players 200 --tables 40 --seconds 60
     python manage.py loadtest --url http://127.0.0.1:8001 --url http://127.0.0.1:8002 --players 400 --tables 80
+    python manage.py loadtest --url ... --url ... --route by-table ...   # a table's players all on one server
     python manage.py loadtest --echo --players 200 --seconds 60    # the server runs with ECHO_ENDPOINT=true
 
 It runs beside the server, on the server's settings and database: it makes
@@ -22,7 +23,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db.models import Count
 from django.utils import timezone
 
-from tables.loadtest.runner import Plan, play, sign_up_bots
+from tables.loadtest.runner import ROUTES, Plan, play, sign_up_bots
 from tables.loadtest.stats import Stats
 from tables.models import Round, RoundSeat, RuleProfile, Seat, Table
 
@@ -38,6 +39,11 @@ class Command(BaseCommand):
         parser.add_argument("--url", action="append", dest="url",
                             help="The server, e.g. http://127.0.0.1:8000; repeat it to split the bots across "
                                  "several processes (default http://127.0.0.1:8000).")
+        parser.add_argument("--route", choices=ROUTES, default="alternate",
+                            help="With several --url: 'alternate' puts a table's players on the servers in turn, so "
+                                 "every change crosses the channel layer (the default, the worst case); 'by-table' "
+                                 "puts all of a table's players on one server, as nginx's table-hashed upstream does "
+                                 "(docs/deploy.md).")
         parser.add_argument("--players", type=int, default=20, help="Bot players (default 20).")
         parser.add_argument("--tables", type=int, default=4, help=f"Tables of {SEATS} seats to spread them over (default 4).")
         parser.add_argument("--seconds", type=float, default=60.0, help="How long they play (default 60).")
@@ -64,7 +70,8 @@ class Command(BaseCommand):
         if mode == "game":
             table_ids = tuple(self._tables(tables))
         plan = Plan(urls=urls, players=players, seconds=seconds, think_ms=options["think_ms"],
-                    reply_timeout=options["reply_timeout"], table_ids=table_ids, seats=SEATS, profile=PROFILE)
+                    reply_timeout=options["reply_timeout"], table_ids=table_ids, seats=SEATS, profile=PROFILE,
+                    route=options["route"])
         where = f"{len(table_ids)} table{'s' if len(table_ids) != 1 else ''}" if mode == "game" else "/ws/echo/"
         self.stdout.write(
             f"Load test ({mode}): {players} players at {where} for {seconds:g} s against {', '.join(urls)}, "
@@ -90,7 +97,7 @@ class Command(BaseCommand):
                 self.stderr.write(str(error))
                 audit_ok = False
         self.stdout.write(json.dumps({
-            "mode": mode, "urls": urls, "players": players, "tables": len(table_ids), "seconds": seconds,
+            "mode": mode, "urls": urls, "route": plan.route, "players": players, "tables": len(table_ids), "seconds": seconds,
             "think_ms": options["think_ms"], "elapsed_seconds": round(elapsed, 1), "rounds": rounds, "hands": hands,
             "actions": stats.actions, "frames": stats.frames, "bytes_per_frame": stats.frame_bytes // max(1, stats.frames), "bytes_per_action": stats.frame_bytes // max(1, stats.actions), "wire_bytes_per_frame": stats.wire_bytes // max(1, stats.frames), "wire_bytes_per_action": stats.wire_bytes // max(1, stats.actions), "drain_actions": stats.drain_actions, "errors": stats.error_count, "errors_by_kind": dict(stats.errors),
             "expected_refusals": sum(stats.expected_refusals.values()), "reconnects": stats.reconnects,
