@@ -98,7 +98,7 @@ async def test_versions_that_queued_up_are_shown_as_the_newest(multi_table, alic
         await tab.close()
 
 
-async def test_a_version_being_read_holds_up_no_other_tables_viewers(multi_table, alice, bob, carol, monkeypatch):
+async def test_a_version_being_read_holds_up_no_other_tables_viewers(multi_table, alice, bob, carol, monkeypatch, rig):
     from channels.db import database_sync_to_async
 
     from tables.live import frames, state
@@ -107,6 +107,9 @@ async def test_a_version_being_read_holds_up_no_other_tables_viewers(multi_table
     from tests.tables.conftest import make_table, open_next_window
 
     other = await database_sync_to_async(make_table)(name="The other table")
+    # Alice's bet deals 10 and 7 against the dealer's 9: the round goes on to her decision. (A
+    # blackjack would settle it, and a settled round is read back, behind the read that hangs.)
+    rig(["TS", "9H", "7C", "6D"])
     await asyncio.to_thread(services.do_sit, other.pk, alice, 1)
     await asyncio.to_thread(open_next_window, other)
     watching, at_other = await Tab.open(multi_table, carol), await Tab.open(other, bob)
