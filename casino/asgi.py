@@ -11,7 +11,6 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "casino.settings")
 # Set up Django (apps, models) before anything imports a consumer.
 django_asgi_app = get_asgi_application()
 
-from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from django.conf import settings  # noqa: E402
 from django.urls import path  # noqa: E402
@@ -20,6 +19,7 @@ from casino import compression, shutdown, watchdog  # noqa: E402
 from casino.env import env_bool  # noqa: E402
 from casino.origins import SameOriginValidator  # noqa: E402
 from casino.proxies import ClientAddressMiddleware  # noqa: E402
+from casino.sessions import AuthMiddlewareStack  # noqa: E402
 from tables.routing import websocket_urlpatterns  # noqa: E402
 
 
