@@ -31,7 +31,6 @@ import asyncio
 import cProfile
 import hashlib
 import json
-import os
 import pickle
 import statistics
 import sys
@@ -89,20 +88,9 @@ def _plain(viewer: object) -> object:
 
 
 def replay(path: Path, times: int, profile: str | None) -> dict:
-    os.environ.update(
-        {
-            "DATABASE_URL": "sqlite:///:memory:",  # never opened: the frames read nothing
-            "DEBUG": "false",
-            "SECRET_KEY": "frame-cost-benchmark-" + "x" * 40,
-            "ALLOWED_HOSTS": "localhost",
-            "COACH_REVIEW_THREAD": "false",
-        }
-    )
-    os.environ.pop("REDIS_URL", None)
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "casino.settings")
-    import django
+    import play_cost
 
-    django.setup()
+    play_cost.configure("sqlite:///:memory:")  # never opened: the frames read nothing
     from tables.live import pieces
     from tables.live.frames import Rendered
 

@@ -47,11 +47,12 @@ CONTROLS = re.compile(r'<section id="controls".*?</section>', re.DOTALL)
 FIELD = re.compile(r'name="(seat|hand|version)" value="(\d+)"')
 
 
-def setup(database: Path, review_thread: bool = False) -> tuple[int, list]:
+def configure(database_url: str, review_thread: bool = False) -> None:
+    """Django on `make run`'s settings, on this database and the in-memory channel layer."""
     os.environ.update(
         {
             "COACH_REVIEW_THREAD": "true" if review_thread else "false",
-            "DATABASE_URL": f"sqlite:///{database}",
+            "DATABASE_URL": database_url,
             "DEBUG": "false",
             "SECRET_KEY": "play-cost-benchmark-" + "x" * 40,
             "ALLOWED_HOSTS": "localhost",
@@ -63,6 +64,10 @@ def setup(database: Path, review_thread: bool = False) -> tuple[int, list]:
     import django
 
     django.setup()
+
+
+def setup(database: Path, review_thread: bool = False) -> tuple[int, list]:
+    configure(f"sqlite:///{database}", review_thread)
     from django.core.management import call_command
 
     call_command("migrate", verbosity=0)
