@@ -47,7 +47,8 @@ def record(path: Path, plays: int) -> dict:
     """Run play_cost's table and keep each rendered version and each frame made for a viewer."""
     import play_cost
 
-    steps: list[tuple] = []  # ("version", index, state, previous index) | ("frame", version index, viewer, bankroll, notice, connection)
+    # ("version", index, state, previous index) | ("frame", version index, viewer, bankroll, notice, connection)
+    steps: list[tuple] = []
     with tempfile.TemporaryDirectory() as scratch:
         table_id, players = play_cost.setup(Path(scratch) / "frame-cost.sqlite3")
         from tables.live import consumers, frames

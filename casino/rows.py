@@ -26,13 +26,14 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
-import orjson
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, connection, connections, models
 from django.db.models import Model
 from django.db.models.base import ModelState
 from django.db.models.fields import AutoFieldMixin
 from django.db.models.signals import post_init, pre_init
+
+from casino import json_values
 
 M = TypeVar("M", bound=Model)
 
@@ -269,27 +270,6 @@ def _plain(field) -> tuple[str, type, str, Any] | None:
     return None
 
 
-def _json(conn, value: dict | list, encoder: type | None) -> Any:
-    """A JSON field's value as the backend's adapt_json_value hands it over, written by orjson unless the field has an encoder.
-
-    The same JSON (read back by the field's json.loads, it is the same value),
-    without the spaces, in a fifth of the time: a round's state is written on
-    every play (docs/performance.md). Keys that are not strings become
-    strings, as json.dumps makes them.
-    """
-    if encoder is not None:
-        return conn.ops.adapt_json_value(value, encoder)
-    if conn.vendor == "postgresql":
-        from psycopg.types.json import Jsonb  # as Django's PostgreSQL backend adapts it
-
-        return Jsonb(value, dumps=_dumps)
-    return _dumps(value).decode()
-
-
-def _dumps(value: object) -> bytes:
-    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS)
-
-
 def _values(instance: Model, chosen: list, plain: list, conn, add: bool) -> list:
     """What the ORM's save would write for `chosen` fields of `instance`: get_db_prep_save(pre_save(...))."""
     params = []
@@ -303,11 +283,11 @@ def _values(instance: Model, chosen: list, plain: list, conn, add: bool) -> list
                 elif value is not None and adapter == "autopk":
                     value = conn.ops.validate_autopk_value(value)
                 elif value is not None and adapter == "json":
-                    value = _json(conn, value, extra)
+                    value = json_values.adapt(conn, value, extra)
                 params.append(value)
                 continue
             if adapter == "json" and value.__class__ is list:
-                params.append(_json(conn, value, extra))
+                params.append(json_values.adapt(conn, value, extra))
                 continue
         params.append(field.get_db_prep_save(field.pre_save(instance, add), conn))
     return params

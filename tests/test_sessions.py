@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from django.contrib.sessions.backends.db import SessionStore
+from django.contrib.sessions.backends.cache import SessionStore
 
 from casino.sessions import InstanceSessionWrapper
 
@@ -35,8 +35,9 @@ async def test_it_sends_a_frame_without_reading_the_session():
 
 
 @pytest.mark.asyncio
-@pytest.mark.django_db(transaction=True)
-async def test_it_still_saves_a_changed_session_and_sets_its_cookie_when_an_http_response_starts():
+async def test_it_still_saves_a_changed_session_and_sets_its_cookie_when_an_http_response_starts(settings):
+    # Sessions in the cache: no database opened in the executor's threads, which other tests share.
+    settings.SESSION_ENGINE = "django.contrib.sessions.backends.cache"
     sent: list = []
     wrapper = wrapper_around(sent)
     await wrapper.resolve_session()
