@@ -52,6 +52,7 @@ def record(path: Path, plays: int) -> dict:
     with tempfile.TemporaryDirectory() as scratch:
         table_id, players = play_cost.setup(Path(scratch) / "frame-cost.sqlite3")
         from tables.live import consumers, frames
+        from tables.live.consumers import resolved  # the User behind a lazy scope["user"], as frame_for reads it
 
         versions: dict[int, int] = {}  # id of a Rendered (each kept alive below) -> its index
         alive: list[object] = []
@@ -67,7 +68,7 @@ def record(path: Path, plays: int) -> dict:
         def frame(table, viewer, bankroll, notice, sent):
             alive.append(sent)
             connection = connections.setdefault(id(sent), len(connections))
-            steps.append(("frame", versions.get(id(table)), _plain(viewer), bankroll, notice, connection))
+            steps.append(("frame", versions.get(id(table)), resolved(viewer), bankroll, notice, connection))
             return make_frame(table, viewer, bankroll, notice, sent)
 
         frames.Rendered.__init__, consumers.frame_for = version, frame
@@ -81,13 +82,6 @@ def record(path: Path, plays: int) -> dict:
             "file": str(path), "bytes": path.stat().st_size}
 
 
-def _plain(viewer: object) -> object:
-    """The user behind a consumer's lazy `scope["user"]`, as frame_for reads it."""
-    from tables.live.consumers import resolved
-
-    return resolved(viewer)
-
-
 def replay(path: Path, times: int, profile: str | None) -> dict:
     import play_cost
 
@@ -98,7 +92,7 @@ def replay(path: Path, times: int, profile: str | None) -> dict:
     with path.open("rb") as stored:
         steps = pickle.load(stored)
 
-    def once(digest: hashlib._Hash | None = None) -> tuple[float, int, int]:
+    def once(digest=None) -> tuple[float, int, int]:
         """Every frame made again from nothing cached: its CPU seconds, frames and bytes."""
         for cache in ("_split_cache", "_changes"):  # the pieces' own caches, where the checkout has them
             getattr(pieces, cache, {}).clear()
@@ -118,9 +112,10 @@ def replay(path: Path, times: int, profile: str | None) -> dict:
             html = pieces.frame_for(versions[index], viewer, bankroll, notice, sent)
             spent += time.thread_time() - started
             made += 1
-            sent_bytes += len(html.encode())
+            text = html.encode()
+            sent_bytes += len(text)
             if digest is not None:
-                digest.update(html.encode() + b"\0")
+                digest.update(text + b"\0")
         return spent, made, sent_bytes
 
     digest = hashlib.sha256()
