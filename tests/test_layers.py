@@ -20,8 +20,8 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     (
         "chips and players",
         (
-            "casino.rows", "casino.json_values", "accounts.models", "accounts.ledger", "accounts.balances",
-            "accounts.audit", "accounts.services", "accounts.limits", "accounts.pauses",
+            "casino.rows", "casino.json_values", "casino.database_thread", "accounts.models", "accounts.ledger",
+            "accounts.balances", "accounts.audit", "accounts.services", "accounts.limits", "accounts.pauses",
         ),
     ),
     ("tables' rows", ("tables.models", "tables.signals", "tables.forms")),

@@ -16,11 +16,11 @@ from concurrent.futures import Future
 from typing import Any
 
 from channels.consumer import get_handler_name
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.utils.functional import LazyObject, empty
 
 from accounts import balances
+from casino.database_thread import database_sync_to_async
 from tables.engine import BY_NAME
 from tables.live import frames, limits, sockets
 from tables.live.audience import audience

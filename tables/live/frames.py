@@ -24,8 +24,7 @@ import threading
 from collections.abc import Callable, Hashable
 from typing import Any, TypeVar
 
-from channels.db import database_sync_to_async
-
+from casino.database_thread import database_sync_to_async
 from tables.engine import GameRound
 from tables.live import state as table_state
 from tables.live.state import TableState
@@ -46,10 +45,15 @@ class Rendered:
         self.state = state
         self._pieces: dict[Hashable, Any] = {}
         # What each seat shows, as a watcher sees it: with `is_mine` and the
-        # viewer's options for free seats, all a seat's HTML depends on.
-        # A view kept from the version before (state.snapshot_of) keeps its words too.
+        # viewer's options for free seats, all a seat's HTML depends on. That is
+        # all its view was made from (state.seat_keys), or for a seat whose
+        # hands are settled (no such key) the view's own words.
+        # A view kept from the version before (state.snapshot_of) keeps them too.
         before = {id(seat): show for seat, show in zip(previous.state.seats, previous.seat_shows)} if previous else {}
-        self.seat_shows = [before.get(id(seat)) or repr(seat) for seat in state.seats]
+        keys = state.seat_keys or (None,) * len(state.seats)
+        self.seat_shows = [
+            before.get(id(seat)) or (key if key is not None else repr(seat)) for seat, key in zip(state.seats, keys)
+        ]
         # Shared with the versions before and after: keyed by all a piece shows.
         # Grown too big, it keeps what the version before used.
         self.kept: dict[Hashable, str] = {}

@@ -26,7 +26,7 @@ log = logging.getLogger(__name__)
 
 @dataclass(frozen=True, slots=True)
 class Play:
-    """A play in mid-round, as just written: enough for a viewer's frame without reading it back."""
+    """A play (the one that settles its round too), as just written: enough for a viewer's frame without reading it back."""
 
     table: Table
     seated: list[Seat]

@@ -65,8 +65,9 @@ def _commit(table: Table, engine=None, seated: list[Seat] | None = None) -> Chan
     if rounds.in_progress(table) is not None:
         held.keep(table.pk, table.version, round_row)  # the next play here need not read it back
     play = None
-    if seated is not None and engine is not None and engine.phase is not Phase.SETTLED:
-        # A play in mid-round: its listeners may take the state just written without reading it back.
+    if seated is not None and engine is not None:
+        # A play, the one that settles its round included: its listeners may take the
+        # state just written without reading it back (tables.live.frames.offer says when).
         play = Play(table=table, seated=seated, round_row=round_row, engine=engine)
     announce(TableChanged(table.pk, table.version, table.deadline, play))
     return Change(table.pk, table.version)

@@ -25,9 +25,9 @@ import threading
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
-from channels.db import database_sync_to_async
 from django.utils import timezone
 
+from casino.database_thread import database_sync_to_async
 from tables.play import services
 from tables.play.changes import TableChanged
 

@@ -155,12 +155,38 @@ def test_a_play_taken_without_a_read_shows_exactly_what_a_read_shows(
         for viewer, frame in taken.items():
             assert frame == fresh_read(multi_table.pk, viewer), f"{viewer} after {action}"
 
-    # The play that ends the round changes seats and ledger: it is read back, not taken.
+    # The play that ends the round pays the seats, notes their results and times the next window: taken too.
     whole_table(multi_table.pk, carol)
     with django_capture_on_commit_callbacks(execute=True):
         change = services.do_act(multi_table.pk, bob, "stand", seat=2, version=version(multi_table))
+    assert frames.holds(multi_table.pk, change.version), "the settling stand was read, not taken"
+    taken = {viewer: whole_table(multi_table.pk, viewer, version=change.version)[0] for viewer in (alice, bob, carol)}
+    assert "Round over" in taken[carol]
+    for viewer, frame in taken.items():
+        assert frame == fresh_read(multi_table.pk, viewer), f"{viewer} after the round settled"
+
+
+def test_a_round_that_settles_with_a_player_leaving_is_read_back(
+    multi_table, alice, bob, carol, rig, django_capture_on_commit_callbacks
+):
+    # alice 10 v bob 16, dealer 6 then 9; alice leaves during the round and is cashed out as it ends.
+    rig(["5S", "TH", "6C", "5D", "6H", "9S", "2C", "3D", "TC", "KC"])
+    services.do_sit(multi_table.pk, alice, 1)
+    services.do_sit(multi_table.pk, bob, 2)
+    open_next_window(multi_table)
+    services.do_act(multi_table.pk, alice, "bet", seat=1, amount=10, version=version(multi_table))
+    services.do_act(multi_table.pk, bob, "bet", seat=2, amount=20, version=version(multi_table))
+    services.do_leave(multi_table.pk, alice, 1)
+    services.do_act(multi_table.pk, alice, "stand", seat=1, version=version(multi_table))
+
+    whole_table(multi_table.pk, carol)
+    with django_capture_on_commit_callbacks(execute=True):
+        change = services.do_act(multi_table.pk, bob, "stand", seat=2, version=version(multi_table))
+
+    # Her seat came free and her chips went back to her bankroll: not the version before plus the play.
     assert not frames.holds(multi_table.pk, change.version)
-    assert "Round over" in fresh_read(multi_table.pk, carol)
+    frame = whole_table(multi_table.pk, bob, version=change.version)[0]
+    assert "Round over" in frame and "alice" not in seat_html(frame, 1)
 
 
 def test_a_play_taken_without_a_read_keeps_the_views_of_the_seats_it_left_alone(
