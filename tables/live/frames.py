@@ -107,20 +107,25 @@ def rendered(table_id: int, version: int | None = None) -> Rendered:
 
 
 def offer(table: Table, seated: list[Seat], round_row: Round, engine: GameRound) -> None:
-    """A play this process has just committed: its state, so that its viewers' frames need no read.
+    """A play this process has just committed, or a betting window it opened: its state, so that its viewers' frames need no read.
 
     Taken only as the very next version after the one this process holds,
-    in the same round with the same players: then all the play did not
-    change (the seat numbers, the players' bankrolls, the shoe's commitment)
-    is as that version has it, and the rest is what the play just wrote.
+    with the same players, in the same round or in the next one after a
+    settled round (or none): then all the change did not touch (the seat
+    numbers, the players' bankrolls, the free seats) is as that version has
+    it, and the rest is what the change just wrote, the new round's shoe
+    included.
     """
     with _latest_lock:
         previous = _latest.get(table.pk)
     if previous is None or previous.version != table.version - 1:
         return
     before = previous.state
-    if before.round_id != round_row.pk or before.players != {seat.number: seat.player_id for seat in seated}:
+    if before.players != {seat.number: seat.player_id for seat in seated}:
         return
+    if before.round_id != round_row.pk and before.playing:
+        return  # a new round while the one shown is unfinished: not a change this process made
+    same_shoe = before.round_id is not None and before.shoe_id == round_row.shoe_id
     state = table_state.snapshot_of(
         table,
         seated,
@@ -128,7 +133,7 @@ def offer(table: Table, seated: list[Seat], round_row: Round, engine: GameRound)
         round_row,
         engine,
         bankrolls=before.bankrolls,
-        commitment=before.commitment,
+        commitment=before.commitment if same_shoe else engine.shoe.commitment,
         names={seat.number: seat.player for seat in before.seats if seat.player is not None},
         previous=before,
     )

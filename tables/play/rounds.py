@@ -8,6 +8,7 @@ store it, and work out the table's next deadline and decisions.
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import dataclass
 from functools import partial
 
 from django.db import transaction
@@ -78,12 +79,21 @@ def seated(table: Table, *, players: bool = True, limits_of: int | None = None) 
 # --- Opening a betting window ---------------------------------------------------------
 
 
-def open_window(table: Table, now: dt.datetime) -> Round | None:
-    """Start the next round in its betting window for everyone seated.
+@dataclass(frozen=True, slots=True)
+class Opened:
+    """A betting window just opened: its round's engine, and every seat taken as read under the table's lock."""
+
+    engine: GameRound
+    seated: list[Seat]
+
+
+def open_window(table: Table, now: dt.datetime) -> Opened | None:
+    """Start the next round in its betting window for everyone seated (`table.current_round` is its row).
 
     DESIGN.md: a seat holding less than 1 chip is topped up as the window opens.
     """
-    seats = [seat for seat in seated(table) if not seat.leaving]
+    taken = seated(table)
+    seats = [seat for seat in taken if not seat.leaving]
     if not seats:
         table.deadline = None
         return None
@@ -111,7 +121,7 @@ def open_window(table: Table, now: dt.datetime) -> Round | None:
     rows.update(round_row, ["state"])
     table.current_round = round_row
     table.deadline = now + dt.timedelta(seconds=table.betting_seconds) if table.timed else None
-    return round_row
+    return Opened(engine=engine, seated=taken)
 
 
 def _shoe_for_next_round(table: Table, rules: RuleSet, now: dt.datetime) -> tuple[int, CardShoe]:

@@ -66,8 +66,8 @@ def _commit(table: Table, engine=None, seated: list[Seat] | None = None) -> Chan
         held.keep(table.pk, table.version, round_row)  # the next play here need not read it back
     play = None
     if seated is not None and engine is not None:
-        # A play, the one that settles its round included: its listeners may take the
-        # state just written without reading it back (tables.live.frames.offer says when).
+        # A play (the one that settles its round included) or a new betting window: its listeners
+        # may take the state just written without reading it back (tables.live.frames.offer says when).
         play = Play(table=table, seated=seated, round_row=round_row, engine=engine)
     announce(TableChanged(table.pk, table.version, table.deadline, play))
     return Change(table.pk, table.version)
@@ -320,8 +320,11 @@ def _expire_locked(table: Table, now: dt.datetime) -> Change:
     round_row = rounds.in_progress(table)
     if round_row is None:
         table.deadline = None
-        rounds.open_window(table, now)
-        return _commit(table)
+        opened = rounds.open_window(table, now)
+        if opened is None:
+            return _commit(table)
+        # The new round as just made: neither it nor the seats are read back, here or by the viewers' frames.
+        return _commit(table, opened.engine, opened.seated)
     engine = rounds.load(round_row)
     _apply(table, round_row, engine, lambda: engine.expire(actor="timer"))
     return _commit(table, engine)

@@ -166,6 +166,49 @@ def test_a_play_taken_without_a_read_shows_exactly_what_a_read_shows(
         assert frame == fresh_read(multi_table.pk, viewer), f"{viewer} after the round settled"
 
 
+def test_a_first_betting_window_on_a_new_shoe_is_taken_without_a_read(
+    multi_table, alice, bob, carol, django_capture_on_commit_callbacks
+):
+    services.do_sit(multi_table.pk, alice, 1)
+    services.do_sit(multi_table.pk, bob, 2)
+    whole_table(multi_table.pk, carol)  # this process holds the table before any round
+
+    with django_capture_on_commit_callbacks(execute=True):
+        open_next_window(multi_table)  # the timer's window: a new round on a new shoe
+
+    multi_table.refresh_from_db()
+    assert frames.holds(multi_table.pk, multi_table.version), "the window was read, not taken"
+    taken = {viewer: whole_table(multi_table.pk, viewer, version=multi_table.version)[0] for viewer in (alice, bob, carol)}
+    assert multi_table.current_round.shoe.commitment in taken[carol]  # the new shoe's, in the Fairness section
+    for viewer, frame in taken.items():
+        assert frame == fresh_read(multi_table.pk, viewer), f"{viewer} in the new window"
+
+
+def test_the_next_betting_window_with_a_top_up_is_taken_without_a_read(
+    multi_table, alice, bob, carol, rig, django_capture_on_commit_callbacks
+):
+    # alice 10 and bob 16 stand against the dealer's 19: bob loses the 10 chips he sat down with.
+    rig(["5S", "TH", "TC", "5D", "6H", "9S"])
+    services.do_sit(multi_table.pk, alice, 1)
+    services.do_sit(multi_table.pk, bob, 2, 10)
+    open_next_window(multi_table)
+    services.do_act(multi_table.pk, alice, "bet", seat=1, amount=10, version=version(multi_table))
+    services.do_act(multi_table.pk, bob, "bet", seat=2, amount=10, version=version(multi_table))
+    services.do_act(multi_table.pk, alice, "stand", seat=1, version=version(multi_table))
+    services.do_act(multi_table.pk, bob, "stand", seat=2, version=version(multi_table))
+    assert "Round over" in whole_table(multi_table.pk, carol)[0]
+
+    with django_capture_on_commit_callbacks(execute=True):
+        open_next_window(multi_table)  # the next round, on the same shoe; bob's empty seat topped up
+
+    multi_table.refresh_from_db()
+    assert frames.holds(multi_table.pk, multi_table.version), "the window was read, not taken"
+    taken = {viewer: whole_table(multi_table.pk, viewer, version=multi_table.version)[0] for viewer in (alice, bob, carol)}
+    assert "100" in seat_html(taken[carol], 2) and "Round over" not in taken[carol]
+    for viewer, frame in taken.items():
+        assert frame == fresh_read(multi_table.pk, viewer), f"{viewer} in the next window"
+
+
 def test_a_round_that_settles_with_a_player_leaving_is_read_back(
     multi_table, alice, bob, carol, rig, django_capture_on_commit_callbacks
 ):
