@@ -465,3 +465,14 @@ def test_it_sends_the_hints_switch_on_its_own_and_never_with_a_decisions_buttons
     # Only the switch changed for alice: her Deal buttons are not sent again.
     assert piece_ids(after) == ["hints-switch", "version"]
     assert 'aria-pressed="true">Hints: on<' in after
+
+
+def test_a_piece_is_sent_with_each_run_of_whitespace_folded_to_one_space():
+    from markupsafe import Markup
+
+    from tables.live.pieces import compact
+
+    html = compact(Markup('\n  <p class="stack">\n\t  Stack <strong>90</strong>\u00a0 chips </p>\n'))
+
+    assert html == '<p class="stack"> Stack <strong>90</strong> chips </p>'
+    assert html.__html__() == html  # still safe: the templates' output, not text to escape
