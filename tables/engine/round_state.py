@@ -27,7 +27,7 @@ class RoundState:
 
     __slots__ = (
         "rules", "shoe", "min_bet", "max_bet", "phase", "seats", "order", "dealer",
-        "hole_revealed", "dealer_blackjack", "_turn_index", "_turn_hand", "events",
+        "hole_revealed", "dealer_blackjack", "_turn_index", "_turn_hand", "events", "_events_read",
     )
 
     rules: RuleSet
@@ -46,6 +46,8 @@ class RoundState:
     _turn_index: int
     _turn_hand: int
     events: list[Event]
+    #: The first events as JSON, as the round was read (serialize.py): written back as they were read.
+    _events_read: tuple[dict, ...]
 
     @classmethod
     def new(
@@ -85,6 +87,7 @@ class RoundState:
         self._turn_index = 0
         self._turn_hand = 0
         self.events = []
+        self._events_read = ()
         return self
 
     # -- helpers shared by every part of the round -----------------------------------

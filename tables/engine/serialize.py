@@ -74,8 +74,20 @@ def round_to_json(round_: RoundState) -> dict[str, Any]:
         "hole_revealed": round_.hole_revealed,
         "dealer_blackjack": round_.dealer_blackjack,
         "turn": [round_._turn_index, round_._turn_hand],
-        "events": [event.to_json() for event in round_.events],
+        "events": _events_to_json(round_),
     }
+
+
+def _events_to_json(round_: RoundState) -> list[dict[str, Any]]:
+    """The round's events as JSON: a round's events are only ever appended, so those it was read with go out as read.
+
+    A play stores its round's whole state, every event of the round so far
+    (a few dozen), and the next play reads it back: each event is made JSON
+    once, not again by every play after it.
+    """
+    read = round_._events_read
+    events = round_.events
+    return [*read, *(event.to_json() for event in events[len(read) :])]
 
 
 def round_from_json(cls: type[R], data: dict[str, Any]) -> R:
@@ -95,4 +107,5 @@ def round_from_json(cls: type[R], data: dict[str, Any]) -> R:
     round_.dealer_blackjack = data["dealer_blackjack"]
     round_._turn_index, round_._turn_hand = data["turn"]
     round_.events = [Event.from_json(event) for event in data["events"]]
+    round_._events_read = tuple(data["events"])
     return round_

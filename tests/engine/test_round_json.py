@@ -33,6 +33,21 @@ def test_a_round_resumes_from_json_at_every_resting_phase():
     roundtrip(round_)
 
 
+def test_a_resumed_round_writes_the_events_it_was_read_with_as_read_and_only_its_new_ones_anew():
+    round_ = rigged("internet-6", "8H 7D 8S 9C 8D 8C 2C 3C")
+    stored = round_.to_json()
+    copy = GameRound.from_json(stored)
+
+    copy.split(1)
+    written = copy.to_json()
+
+    read = len(stored["events"])
+    assert len(written["events"]) > read
+    assert all(again is event for again, event in zip(written["events"][:read], stored["events"]))
+    assert written["events"][read:] == [event.to_json() for event in copy.events[read:]]
+    assert GameRound.from_json(written).events == copy.events
+
+
 def test_a_resumed_round_deals_the_same_next_card():
     round_ = rigged("internet-6", "8H 7D 8S 9C 8D 8C 2C 3C")
     round_.split(1)
