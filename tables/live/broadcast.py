@@ -23,7 +23,7 @@ def group_name(table_id: int) -> str:
 
 
 def on_table_changed(change: TableChanged) -> None:
-    """A committed change: this process's viewers get a mid-round play as written, then every viewer hears."""
+    """A committed change: this process's viewers get a play (or a new window) as written, then every viewer hears."""
     if change.play is not None:
         # Before they hear of it: their frames then need no read of the new version.
         play = change.play

@@ -26,7 +26,10 @@ log = logging.getLogger(__name__)
 
 @dataclass(frozen=True, slots=True)
 class Play:
-    """A play (the one that settles its round too), as just written: enough for a viewer's frame without reading it back."""
+    """A play (the one that settles its round too) or a new betting window, as just written.
+
+    Enough for a viewer's frame without reading it back (tables.live.frames.offer).
+    """
 
     table: Table
     seated: list[Seat]

@@ -80,3 +80,14 @@ def seat_and_bet(table: Table, *players, amount: int = 10) -> None:
     for seat, player in enumerate(players, start=1):
         version = Table.objects.values_list("version", flat=True).get(pk=table.pk)
         services.do_act(table.pk, player, "bet", seat=seat, amount=amount, version=version)
+
+
+@pytest.fixture
+def betting(multi_table, alice, bob):
+    """alice in seat 1 and bob in seat 2 of the multi-seat table, in a betting window."""
+    from tables.play import services
+
+    services.do_sit(multi_table.pk, alice, 1)
+    services.do_sit(multi_table.pk, bob, 2)
+    open_next_window(multi_table)
+    return multi_table
