@@ -107,7 +107,7 @@ def rendered(table_id: int, version: int | None = None) -> Rendered:
 
 
 def offer(table: Table, seated: list[Seat], round_row: Round, engine: GameRound) -> None:
-    """A play this process has just committed, or a betting window it opened: its state, so that its viewers' frames need no read.
+    """A play this process committed, or a window it opened: its state, so its viewers' frames need no read.
 
     Taken only as the very next version after the one this process holds,
     with the same players, in the same round or in the next one after a

@@ -73,18 +73,18 @@ def _commit(table: Table, engine=None, seated: list[Seat] | None = None) -> Chan
     return Change(table.pk, table.version)
 
 
-def _start_if_idle(table: Table, now: dt.datetime) -> None:
-    """A table with nobody playing and nothing scheduled gets a betting window.
+def _start_if_idle(table: Table, now: dt.datetime) -> rounds.Opened | None:
+    """A table with nobody playing and nothing scheduled gets a betting window: the window, if it opened now.
 
     At a one-seat table it opens at once; at a shared table after the usual
     pause, so that friends sitting down together play the first round together.
     """
     if rounds.in_progress(table) is not None or table.deadline is not None:
-        return
+        return None
     if table.timed:
         table.deadline = now + dt.timedelta(seconds=table.pause_seconds)
-    else:
-        rounds.open_window(table, now)
+        return None
+    return rounds.open_window(table, now)
 
 
 # --- The table's settings (the admin) -----------------------------------------------
@@ -164,8 +164,9 @@ def do_sit(
         except ledger.InsufficientChips as error:
             raise TableError(str(error), "bad_amount") from None
         seat.occupy(user, account, version=table.version + 1, sat_at=timezone.now())
-        _start_if_idle(table, rounds.now())
-        return _commit(table)
+        opened = _start_if_idle(table, rounds.now())
+        # A new player: the frames read this version back; the round just made is not decoded again here.
+        return _commit(table, opened.engine if opened is not None else None)
 
 
 def _own_seat(table: Table, user: User, number: int, seated: list[Seat] | None = None) -> Seat:

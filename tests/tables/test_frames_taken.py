@@ -1,4 +1,4 @@
-"""Versions this process wrote itself (a play, a settled round, a new window), taken as written: no read, the same frames."""
+"""Versions this process wrote (a play, a settled round, a new window), taken as written: the same frames, no read."""
 
 from __future__ import annotations
 
