@@ -1,4 +1,4 @@
-"""Compressed frames: daphne's websockets accept permessage-deflate, with a small window (casino/compression.py).
+"""Compressed frames: daphne's websockets accept permessage-deflate, with a bounded window and memory (casino/compression.py).
 
 The end-to-end check, a live daphne compressing a table's frames for real bots,
 is in tests/tables/test_loadtest_command.py; every browser test's socket
@@ -16,7 +16,7 @@ from casino import compression
 def test_it_accepts_a_browsers_deflate_offer_with_a_small_window_and_memory():
     accepted = compression.accept([PerMessageDeflateOffer(accept_max_window_bits=True)])
 
-    assert accepted.window_bits == compression.WINDOW_BITS == 12
+    assert accepted.window_bits == compression.WINDOW_BITS == 14
     assert accepted.mem_level == compression.MEM_LEVEL == 5
 
 
@@ -39,3 +39,4 @@ def test_it_makes_daphnes_websocket_factory_accept_deflate(monkeypatch):
     assert factory.perMessageCompressionAccept is compression.accept
     assert compression.enable() is True  # a second call changes nothing
     assert daphne.server.WebSocketFactory is type(factory)
+
