@@ -67,8 +67,10 @@ def configure(database_url: str, review_thread: bool = False) -> None:
     django.setup()
 
 
-def setup(database: Path, review_thread: bool = False) -> tuple[int, list]:
+def setup(database: Path, review_thread: bool = False, serial: bool = False) -> tuple[int, list]:
     configure(f"sqlite:///{database}", review_thread)
+    if serial:
+        seeded_shoes()
     from django.core.management import call_command
 
     call_command("migrate", verbosity=0)
@@ -161,6 +163,44 @@ def send(communicator, message: dict) -> None:
     communicator.input_queue.put_nowait({"type": "websocket.receive", "text": json.dumps(message)})
 
 
+def seeded_shoes() -> None:
+    """The table's next shoes from fixed seeds: the same cards, so the same plays, in every run."""
+    import hashlib
+
+    from tables.engine import CardShoe
+    from tables.fairness import shoes
+
+    made = iter(range(1_000_000))
+    shoes.shoe_source = lambda rules: CardShoe.from_seed(hashlib.sha256(b"play-cost %d" % next(made)).digest(), rules.decks)
+
+
+async def shown(table_id: int, actor: Viewer, arrived: asyncio.Event) -> None:
+    """Until the play `actor` just sent is answered and every viewer has been shown the newest version.
+
+    Then no two plays share a frame, whatever the machine's speed: a run makes
+    the same frames every time, and so does the same work (`--serial`).
+    """
+    from channels.layers import get_channel_layer
+
+    from tables.live import frames
+    from tables.live.audience import audience
+
+    answered = actor.frames
+    while True:
+        newest = frames.cached(table_id, 0)
+        consumers = audience(get_channel_layer()).viewers.get(table_id, {})
+        if actor.frames > answered and newest is not None and all(
+            consumer.rendered_version >= newest.version and not consumer.frame_lock.locked() for consumer in consumers
+        ):
+            return
+        arrived.clear()
+        try:
+            async with asyncio.timeout(0.001):
+                await arrived.wait()
+        except TimeoutError:
+            pass
+
+
 async def drain(arrived: asyncio.Event, wait: float) -> None:
     """Let frames arrive until none has for `wait` seconds."""
     while True:
@@ -172,7 +212,7 @@ async def drain(arrived: asyncio.Event, wait: float) -> None:
             return
 
 
-async def run(table_id: int, players: list, plays: int, watchers: int) -> dict:
+async def run(table_id: int, players: list, plays: int, watchers: int, serial: bool = False) -> dict:
     from channels.db import database_sync_to_async
     from channels.testing import WebsocketCommunicator
     from django.test import Client
@@ -211,6 +251,8 @@ async def run(table_id: int, players: list, plays: int, watchers: int) -> dict:
                 send(viewer.communicator, message)
                 made += 1
                 sent = True
+                if serial:
+                    await shown(table_id, viewer, arrived)
         await drain(arrived, 0.005 if sent else 0.05)
     await drain(arrived, 0.3)
     cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
@@ -264,13 +306,16 @@ def main() -> None:
     parser.add_argument("--review-thread", action="store_true",
                         help="review settled rounds on this process's thread (make run gives them a process of their own)")
     parser.add_argument("--profile", help="write a cProfile of the run to this file")
+    parser.add_argument("--serial", action="store_true",
+                        help="one play at a time, each shown to every viewer before the next: the same frames every "
+                             "run (bets too are made one by one), so instruction counts compare between checkouts")
     options = parser.parse_args()
     with tempfile.TemporaryDirectory() as scratch:
-        table_id, players = setup(Path(scratch) / "play-cost.sqlite3", options.review_thread)
+        table_id, players = setup(Path(scratch) / "play-cost.sqlite3", options.review_thread, options.serial)
         profiler = cProfile.Profile() if options.profile else None
         if profiler:
             profiler.enable()
-        result = asyncio.run(run(table_id, players, options.plays, options.watchers))
+        result = asyncio.run(run(table_id, players, options.plays, options.watchers, options.serial))
         if profiler:
             profiler.disable()
             profiler.dump_stats(options.profile)
