@@ -1,13 +1,17 @@
 """A process's viewers of each table: told of a change once, shown it in one pass.
 
-A table's channel-layer group (`broadcast.group_name`) holds one member per
-server process, its audience's channel, not one per socket. A play then
-sends one `table.changed` event per process instead of one per viewer, and
-the process brings its viewers up to the new version in one loop over them
+A table's channel-layer group (`group_name`) holds one member per server
+process, its audience's channel, not one per socket. A play then sends one
+`table.changed` event per process instead of one per viewer, and the
+process brings its viewers up to the new version in one loop over them
 (`deliver`): one read of the version if it was not written here
 (tables.live.frames), then each viewer's frame, with no channel-layer
 message, task or dispatch per viewer. That dispatch was a quarter of a
-play's CPU at a full table (docs/performance.md, issue 12).
+play's CPU at a full table (docs/performance.md, issue 12). The process
+that made the change shows it to its own viewers directly
+(tables.live.broadcast), without waiting for the layer to hand the event
+back; the in-memory layer, which reaches no other process, is then not used
+at all (`only_here`).
 
 A version this process does not hold (another process wrote it, or a round
 settled) must be read first: its delivery is a task of its own, so no other
@@ -31,10 +35,19 @@ import logging
 import weakref
 from typing import Any, Protocol
 
+from channels.layers import InMemoryChannelLayer
+
 from tables.live import frames
-from tables.live.broadcast import EVENT, group_name
 
 log = logging.getLogger(__name__)
+
+# The event a table's change sends each process (tables.live.broadcast), to its table's group.
+EVENT = "table.changed"
+
+
+def group_name(table_id: int) -> str:
+    return f"table-{table_id}"
+
 
 RENEW_SECONDS = 3600.0
 # After the layer fails to deliver (Redis restarting), wait this long before listening again.
@@ -175,3 +188,20 @@ def audience(layer: Any) -> Audience:
     if found is None or found.layer is not layer:
         found = _audiences[loop] = Audience(layer)
     return found
+
+
+def here(layer: Any) -> Audience | None:
+    """The running loop's audience on `layer`, if it has one (nobody watches a table here otherwise)."""
+    found = _audiences.get(asyncio.get_running_loop())
+    return found if found is not None and found.layer is layer else None
+
+
+def only_here(layer: Any) -> bool:
+    """Whether `layer` reaches no audience but the running loop's: no other process, no other loop.
+
+    Channels' in-memory layer lives in one process; a test's other event loops may use it too.
+    """
+    if not isinstance(layer, InMemoryChannelLayer):
+        return False
+    loop = asyncio.get_running_loop()
+    return all(other is loop or found.layer is not layer for other, found in list(_audiences.items()))

@@ -2,7 +2,10 @@
 
 A listener of tables.play.changes, so it runs after the commit and nobody
 hears of a change that was rolled back. Events carry ids and versions, never
-HTML: each process hands it to its viewers of the table (tables.live.audience), and each renders the table for its own viewer (tables.live.frames).
+HTML: each process hands it to its viewers of the table
+(tables.live.audience), and each renders the table for its own viewer
+(tables.live.frames). The process that made the change tells its own
+viewers directly, the others through the channel layer.
 """
 
 from __future__ import annotations
@@ -10,16 +13,12 @@ from __future__ import annotations
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
-from tables.live import frames
+from tables.live import audience, frames
+from tables.live.audience import EVENT, group_name
 from tables.play import timers
 from tables.play.changes import TableChanged
 
-# The event's type: heard by each process's audience (tables.live.audience).
-EVENT = "table.changed"
-
-
-def group_name(table_id: int) -> str:
-    return f"table-{table_id}"
+__all__ = ["EVENT", "group_name", "on_table_changed", "table_changed"]
 
 
 def on_table_changed(change: TableChanged) -> None:
@@ -35,8 +34,26 @@ def table_changed(table_id: int, version: int) -> None:
     """Tell the table's viewers, in every process, that `version` is out."""
     layer = get_channel_layer()
     if layer is not None:
-        event = {"type": EVENT, "table": table_id, "version": version}
-        # In a server, sent from its event loop while this thread goes on;
+        # In a server, told from its event loop while this thread goes on;
         # elsewhere (a management command, a test) sent here and now.
-        if not timers.run_soon(layer.group_send, group_name(table_id), event):
-            async_to_sync(layer.group_send)(group_name(table_id), event)
+        if not timers.run_soon(_tell, layer, table_id, version):
+            async_to_sync(layer.group_send)(group_name(table_id), _event(table_id, version))
+
+
+async def _tell(layer, table_id: int, version: int) -> None:
+    """On the loop: this process's viewers at once, the other processes through the layer.
+
+    Viewers here need not wait for the layer to hand the event back (a round
+    trip to Redis, or a queue and a task with the in-memory layer). When the
+    layer reaches nobody else (the in-memory one), it is not used at all; else
+    the event comes back here too, and finds these viewers shown it already.
+    """
+    if not audience.only_here(layer):
+        timers.run_soon(layer.group_send, group_name(table_id), _event(table_id, version))
+    viewers = audience.here(layer)
+    if viewers is not None:
+        await viewers.deliver(table_id, version)
+
+
+def _event(table_id: int, version: int) -> dict:
+    return {"type": EVENT, "table": table_id, "version": version}

@@ -18,11 +18,11 @@ current; any other version drops it.
 
 from __future__ import annotations
 
-import copy
 import threading
 from functools import partial
 
 from django.db import connection, transaction
+from django.db.models.base import ModelState
 
 from casino import rows
 from tables.models import Round, Table
@@ -38,9 +38,15 @@ def keep(table_id: int, version: int, round_row: Round) -> None:
 
 
 def _copy(round_row: Round) -> Round:
-    """A row of its own with the same field values (a play replaces a field's value, never changes it in place)."""
-    clone = copy.copy(round_row)  # Django's copy: its own state too
-    clone._state.fields_cache = {}  # no related rows: as a round read by its own query
+    """A row of its own with the same field values (a play replaces a field's value, never changes it in place).
+
+    Its own state, with no related rows, as a round read by its own query (casino.rows
+    makes rows the same way): not Django's copy, which pickles the state to copy it.
+    """
+    clone = Round.__new__(Round)
+    clone.__dict__.update(round_row.__dict__)
+    state = clone._state = ModelState()
+    state.adding, state.db = False, round_row._state.db
     return clone
 
 

@@ -88,3 +88,19 @@ def test_a_settled_round_is_not_held(dealt, alice, bob, carol):
 
     assert Round.objects.get(pk=Table.objects.get(pk=dealt.pk).current_round_id).phase == "settled"
     assert dealt.pk not in held._held
+
+
+def test_the_held_row_is_a_row_of_its_own(dealt, alice):
+    """What the play's own row goes through after its commit (the frames' cache, the next play) leaves the held one alone."""
+    services.do_act(dealt.pk, alice, "stand", seat=1, version=version(dealt))
+    table = Table.objects.select_related("current_round__table").get(pk=dealt.pk)
+    played = table.current_round
+    kept = held._copy(played)
+
+    played.state = {"replaced": True}
+    played.phase = "settled"
+
+    assert kept.pk == played.pk and kept.state != played.state and kept.phase != "settled"
+    assert kept._state is not played._state and not kept._state.adding and kept._state.db == "default"
+    assert kept._state.fields_cache == {}  # no related rows: a round read by its own query
+    assert kept.table == played.table  # read when asked, as for any row
