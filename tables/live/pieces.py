@@ -6,7 +6,10 @@ connection remembers what it was sent (`Sent`), and each frame carries only
 the pieces whose HTML differs for that viewer, plus the version marker; the
 log gets its new lines appended. A new connection (a page load, a reconnect)
 starts with nothing sent, so its first frame is the whole table, and a viewer
-who skipped versions gets whatever changed since the version it has.
+who skipped versions gets whatever changed since the version it has. What
+changed among the pieces every viewer sees alike is worked out once per
+pair of versions, for every viewer who had the earlier one; each viewer's
+own pieces (their seats, buttons, bankroll) are compared one by one.
 
 Forms carry the version they are valid from, not the table's latest: a seat's
 forms the version at which it last changed hands, a decision's buttons the
@@ -19,7 +22,6 @@ frame by its id.
 from __future__ import annotations
 
 import functools
-import re
 from collections.abc import Callable, Hashable
 from concurrent.futures import Future
 from dataclasses import dataclass, field
@@ -32,6 +34,7 @@ from accounts.models import User
 from tables.live import coach
 from tables.live.controls import Control
 from tables.live.frames import Rendered, rendered
+from tables.live.parts import changed_parts, compact
 from tables.live.state import SeatView
 from tables.live.templating import render_piece
 from tables.live.viewer import TableView, bankroll_in, controls_of, position_of, result_of, view_for
@@ -54,6 +57,11 @@ class Sent:
     version: int = -1
     # The viewer's hint still being worked out (tables/live/coach.py): the consumer sends it when ready.
     pending_hint: Future | None = None
+    # The pieces every viewer sees alike (`_shared`) as of the version last sent, and which of
+    # them were the viewer's own then (their seats, the free seats): `pieces` holds the others as
+    # they are in `shared`, so the next frame brings what changed among them without comparing each.
+    shared: list[tuple[str, str | None]] | None = None
+    own: tuple[int, ...] = ()
 
 
 def frame_for(table: Rendered, viewer: User | None, bankroll: int | None, notice: str | None, sent: Sent) -> str:
@@ -65,31 +73,41 @@ def frame_for(table: Rendered, viewer: User | None, bankroll: int | None, notice
     mine = _Mine(table, viewer, bankroll)
     hint = _hint(table, mine, viewer)
     sent.pending_hint = hint.pending if hint is not None else None
-    # A reality check is shown as its popup, not as a notice too.
-    pieces = _pieces(table, mine, viewer, None if isinstance(notice, RealityCheckNotice) else notice, hint)
-    # Issue 14: a due reality check comes as the answer to a bet, a piece of its own; once
-    # answered, the next frame hides it (a connection never shown one is sent nothing).
-    if isinstance(notice, RealityCheckNotice):
-        pieces.append(("reality-check", _render("reality_check", mine.view(), viewer, check=notice)))
-    elif sent.pieces.get("reality-check"):
-        pieces.append(("reality-check", table.kept_piece("no reality check", lambda: _render("reality_check", mine.view(), viewer))))
     first = not sent.pieces
     parts: list[str] = []
-    for piece_id, html in pieces:
+    seats: list[str] = []  # a first frame's seats, for the #seats box
+
+    def bring(piece_id: str, html: str) -> None:
         previous = sent.pieces.get(piece_id)
         # A notice answers a click: shown again even when the last click got the same answer.
         if (previous is html or previous == html) and not (notice and piece_id == "notice"):
-            continue
+            return
         sent.pieces[piece_id] = html
         if first and piece_id.startswith("seat-"):
-            continue  # in the #seats box below
+            seats.append(html)  # in the #seats box below
         # Only a seat has parts a frame may bring alone (its head, stack and play).
-        parts.append(changed_parts(previous, html) if previous is not None and piece_id.startswith("seat-") else html)
+        elif previous is not None and piece_id.startswith("seat-"):
+            parts.append(changed_parts(previous, html))
+        else:
+            parts.append(html)
+
+    if mine.bankroll is not None:
+        bring("bankroll", table.kept_piece(("bankroll", mine.bankroll), _renderer(mine, viewer, "bankroll", bankroll=mine.bankroll)))
+    _bring_table(table, mine, sent, bring, parts)
+    # A reality check is shown as its popup, not as a notice too.
+    for piece_id, html in _own_pieces(table, mine, viewer, None if isinstance(notice, RealityCheckNotice) else notice, hint):
+        bring(piece_id, html)
+    # Issue 14: a due reality check comes as the answer to a bet, a piece of its own; once
+    # answered, the next frame hides it (a connection never shown one is sent nothing).
+    if isinstance(notice, RealityCheckNotice):
+        bring("reality-check", _render("reality_check", mine.view(), viewer, check=notice))
+    elif sent.pieces.get("reality-check"):
+        bring("reality-check", table.kept_piece("no reality check", lambda: _render("reality_check", mine.view(), viewer)))
     if first:
         # The #seats box itself, around every seat: a page may have lost some (a reconnect).
         box = table.kept_piece("seats", lambda: _render("seats", mine.view(), viewer, seat_pieces=[PIECES_SLOT]))
         before, after = box.split(PIECES_SLOT)
-        parts.append(before + "".join(html for piece_id, html in pieces if piece_id.startswith("seat-")) + after)
+        parts.append(before + "".join(seats) + after)
     parts.append(_log(table, mine, viewer, sent, whole=first))
     sent.version = max(sent.version, table.version)
     if not any(parts):
@@ -97,6 +115,75 @@ def frame_for(table: Rendered, viewer: User | None, bankroll: int | None, notice
     # Which version the page now shows (tests and the load test's bots read it).
     parts.append(table.piece("version", lambda: format_html('<i id="version" data-version="{}"></i>', table.version)))
     return "".join(parts)
+
+
+def _bring_table(
+    table: Rendered, mine: _Mine, sent: Sent, bring: Callable[[str, str], None], parts: list[str]
+) -> None:
+    """The status, the turn, the dealer and the seats, as the viewer sees them now, where they changed.
+
+    The viewer's own (their seats, the free seats) are compared one by one.
+    The others are as every viewer sees them: when the viewer was last sent
+    the version before (or any version) with the same own pieces, what
+    changed among them since is worked out once for every such viewer.
+    """
+    shared = table.piece("shared", lambda: _shared(table))
+    own = _own_seats(table, mine, shared)
+    before = sent.shared
+    if before is None or sent.own != tuple(own) or len(before) != len(shared):
+        for index, (piece_id, html) in enumerate(shared):
+            bring(piece_id, own.get(index, html))
+    else:
+        changes = _shared_changes(table, before, shared)
+        for index in sorted({*own, *changes}) if own else changes:
+            if index in own:
+                bring(shared[index][0], own[index])
+            else:
+                piece_id, html, part = changes[index]
+                sent.pieces[piece_id] = html
+                parts.append(part)
+    sent.shared, sent.own = shared, tuple(own)
+
+
+def _own_seats(table: Rendered, mine: _Mine, shared: list[tuple[str, str | None]]) -> dict[int, str]:
+    """The viewer's own pieces among the shared ones, by their place: the free seats, then their seats."""
+    free, places = table.piece("seat places", lambda: _seat_places(table, shared))
+    own = {index: _free_seat(table, index - 3, mine) for index in free}  # after the status, the turn and the dealer
+    for number in mine.position.my_seats:
+        index = places[number]
+        own[index] = _seat_piece(table, index - 3, True, lambda i=index - 3: (mine.view().seats[i], mine.view()))
+    return own
+
+
+def _seat_places(table: Rendered, shared: list[tuple[str, str | None]]) -> tuple[tuple[int, ...], dict[int, int]]:
+    """Where the free seats are among the shared pieces, and where each seat is, by its number."""
+    free = tuple(index for index, (_, html) in enumerate(shared) if index >= 3 and html is None)
+    return free, {seat.number: index for index, seat in enumerate(table.state.seats, start=3)}
+
+
+def _shared_changes(
+    table: Rendered, before: list[tuple[str, str | None]], shared: list[tuple[str, str | None]]
+) -> dict[int, tuple[str, str, str]]:
+    """The shared pieces that changed since `before` (a version's `_shared`), by place: id, HTML, and what brings it.
+
+    The same for every viewer who was last sent `before`: worked out once per version.
+    """
+    key = ("shared changes", id(before))
+    found = table.piece(key, lambda: (before, _changes_between(before, shared)))
+    if found[0] is not before:  # another list now has that id: not cached
+        return _changes_between(before, shared)
+    return found[1]
+
+
+def _changes_between(
+    before: list[tuple[str, str | None]], shared: list[tuple[str, str | None]]
+) -> dict[int, tuple[str, str, str]]:
+    changes = {}
+    for index, ((piece_id, old), (_, html)) in enumerate(zip(before, shared)):
+        if old is html or old == html or old is None or html is None:
+            continue  # the same; or a free seat, which each viewer sees their own way (`_own_seats`)
+        changes[index] = (piece_id, html, changed_parts(old, html) if piece_id.startswith("seat-") else html)
+    return changes
 
 
 class _Mine:
@@ -144,103 +231,9 @@ def _shared(table: Rendered) -> list[tuple[str, str | None]]:
     return pieces
 
 
-# A part of a piece a frame may bring alone: an element with an id of the form "<piece>-<part>".
-# Found by its id (a literal the regex engine scans for), then the tag it stands in.
-_PART_ID = re.compile(r' id="([a-z]+-\d+-\w+)"')
-_TAG = re.compile(r"<(\w+)[ >]")
-# Pieces split into parts, by their HTML (shared by every viewer who was sent them); bounded.
-_split_cache: dict[str, tuple[str, dict[str, str]]] = {}
-# What brings a piece from one HTML to the next, by the pair; bounded.
-_changes: dict[tuple[str, str], str] = {}
-MAX_SPLITS = 2048
-
-
-def changed_parts(previous: str, html: str) -> str:
-    """What brings a viewer from `previous` to `html`: only the parts that changed, if all else is the same.
-
-    A seat is its shell (theirs: "mine", Leave) around a head, a stack and its
-    play (bet, hands, status), each with an id. A play usually changes one part
-    of one seat, so a frame brings that part, not the seat; anything else that
-    changed brings the whole piece.
-    """
-    pair = (previous, html)
-    found = _changes.get(pair)
-    if found is None:
-        # Every viewer who had `previous` gets the same parts: worked out once (the strings are shared, their hashes kept).
-        if len(_changes) >= MAX_SPLITS:
-            _changes.clear()
-        old_frame, old_parts = _split(previous)
-        new_frame, new_parts = _split(html)
-        if not new_parts or old_frame != new_frame or old_parts.keys() != new_parts.keys():
-            found = html
-        else:
-            found = "".join(part for key, part in new_parts.items() if old_parts[key] != part)
-        _changes[pair] = found
-    return found
-
-
-def _split(html: str) -> tuple[str, dict[str, str]]:
-    """A piece's HTML with each part cut out (left as its id), and its parts by id."""
-    found = _split_cache.get(html)
-    if found is not None:
-        return found
-    parts: dict[str, str] = {}
-    frame: list[str] = []
-    position = cursor = 0  # what is in `frame` so far; where to look for the next part
-    while (match := _PART_ID.search(html, cursor)) is not None:
-        cursor = match.end()
-        start = html.rfind("<", position, match.start())
-        tag = _TAG.match(html, start) if start >= 0 else None
-        if tag is None or html.find(">", start, match.start()) >= 0:
-            continue  # not the id of the element it stands in: look further on
-        end = _closing(html, tag.group(1), match.end())
-        if end < 0:
-            break  # not balanced: never cut
-        part_id = match.group(1)
-        frame.append(html[position:start])
-        frame.append(f"<!--{part_id}-->")
-        parts[part_id] = html[start:end]
-        position = cursor = end
-    frame.append(html[position:])
-    if len(_split_cache) >= MAX_SPLITS:
-        _split_cache.clear()
-    found = _split_cache[html] = ("".join(frame), parts)
-    return found
-
-
-# The opening of each kind of element a part may be (a handful): made once, not looked up in re's cache each time.
-_OPENINGS: dict[str, re.Pattern[str]] = {}
-
-
-def _closing(html: str, tag: str, start: int) -> int:
-    """Where the element of `tag` opened just before `start` ends (after its closing tag), or -1."""
-    opening = _OPENINGS.get(tag)
-    if opening is None:
-        opening = _OPENINGS[tag] = re.compile(rf"<{tag}[\s>]")
-    closing = f"</{tag}>"
-    depth, position = 1, start
-    while depth:
-        close = html.find(closing, position)
-        if close < 0:
-            return -1
-        depth += len(opening.findall(html, position, close)) - 1
-        position = close + len(closing)
-    return position
-
-
 def _render(name: str, view: TableView, viewer: User | None, **extra: object) -> str:
     """A piece of the table (templates/tables/pieces/, Jinja2: tables/live/templating.py), as sent."""
     return compact(render_piece(name, {"view": view, "user": viewer, "notice": None, **extra}))
-
-
-def compact(html: str) -> str:
-    """A piece as sent: the template's indentation folded to single spaces (a third of a seat's bytes).
-
-    Every run of whitespace becomes one space, none at the ends: what a
-    regular expression's sub of `\\s+` and a strip give, four times faster.
-    (str's own split: a Markup's would make every word a Markup.)
-    """
-    return mark_safe(" ".join(str.split(html)))
 
 
 def _hint(table: Rendered, mine: _Mine, viewer: User | None) -> coach.Hint | None:
@@ -262,29 +255,23 @@ def _hint_html(hint: coach.Hint | None) -> str:
     return mark_safe(render_to_string("tables/coach/hints.html", {"hint": hint})) if hint is not None else ""
 
 
-def _pieces(
+def _renderer(mine: _Mine, viewer: User | None, name: str, **extra: object) -> Callable[[], str]:
+    return lambda: _render(name, mine.view(), viewer, **extra)
+
+
+def _own_pieces(
     table: Rendered, mine: _Mine, viewer: User | None, notice: str | None, hint: coach.Hint | None = None
 ) -> list[tuple[str, str]]:
-    def render(name: str, **extra: object) -> Callable[[], str]:
-        return lambda: _render(name, mine.view(), viewer, **extra)
-
+    """The viewer's banner, notice, buttons and Hints switch, after the table in the page."""
     state, position, who = table.state, mine.position, mine.who
     my_seats = position.my_seats
     pieces: list[tuple[str, str]] = []
-    if mine.bankroll is not None:
-        pieces.append(("bankroll", table.kept_piece(("bankroll", mine.bankroll), render("bankroll", bankroll=mine.bankroll))))
-    for index, (piece_id, html) in enumerate(table.piece("shared", lambda: _shared(table))):
-        seat_index = index - 3  # after the status, the turn and the dealer
-        if html is None:
-            html = _free_seat(table, seat_index, mine)
-        elif seat_index >= 0 and state.seats[seat_index].number in my_seats:
-            html = _seat_piece(table, seat_index, True, lambda i=seat_index: (mine.view().seats[i], mine.view()))
-        pieces.append((piece_id, html))
     # The viewer's result banner: empty except while their settled round is shown.
     result = result_of(state, my_seats) if state.results else {}
-    pieces.append(("result", table.kept_piece(("result", result.get("result"), result.get("result_kind", "")), render("result"))))
+    pieces.append(("result", table.kept_piece(("result", result.get("result"), result.get("result_kind", "")), _renderer(mine, viewer, "result"))))
     # A notice answers one click: never kept.
-    pieces.append(("notice", render("notice", notice=notice)() if notice else table.kept_piece("no notice", render("notice"))))
+    notice_html = _renderer(mine, viewer, "notice", notice=notice)() if notice else table.kept_piece("no notice", _renderer(mine, viewer, "notice"))
+    pieces.append(("notice", notice_html))
     if mine.controls:
         # A decision looks the same from version to version: its buttons carry the version it was offered at.
         # The viewer's hint, if they asked for hints, shows with their buttons.
@@ -293,10 +280,10 @@ def _pieces(
     else:
         # No decision to make: the same few words for everyone in the viewer's position.
         key = ("no controls", bool(my_seats), who is not None, position.can_sit)
-    pieces.append(("controls", table.kept_piece(key, render("controls", hint_html=_hint_html(hint)))))
+    pieces.append(("controls", table.kept_piece(key, _renderer(mine, viewer, "controls", hint_html=_hint_html(hint)))))
     # A seated player's Hints switch: a piece of its own, sent when it changes, not with every decision.
     switch = ("hints switch", bool(my_seats) and who is not None, bool(getattr(viewer, "coach_hints", False)))
-    pieces.append(("hints-switch", table.kept_piece(switch, render("hints_switch"))))
+    pieces.append(("hints-switch", table.kept_piece(switch, _renderer(mine, viewer, "hints_switch"))))
     return pieces
 
 

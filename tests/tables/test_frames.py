@@ -252,7 +252,7 @@ def tight(html: str) -> str:
 
 
 def test_the_page_draws_the_very_pieces_the_frames_send(betting, alice, bob, carol, client):
-    from tables.live.pieces import compact
+    from tables.live.parts import compact
 
     services.do_act(betting.pk, alice, "bet", seat=1, amount=10, version=version(betting))
     for viewer in (alice, bob, carol):
@@ -325,7 +325,7 @@ def test_it_sends_the_hints_switch_on_its_own_and_never_with_a_decisions_buttons
 def test_a_piece_is_sent_with_each_run_of_whitespace_folded_to_one_space():
     from markupsafe import Markup
 
-    from tables.live.pieces import compact
+    from tables.live.parts import compact
 
     html = compact(Markup('\n  <p class="stack">\n\t  Stack <strong>90</strong>\u00a0 chips </p>\n'))
 

@@ -1,8 +1,8 @@
-"""A seat's HTML cut into the parts a frame may bring alone (tables.live.pieces._split, changed_parts)."""
+"""A seat's HTML cut into the parts a frame may bring alone (tables.live.parts._split, changed_parts)."""
 
 from __future__ import annotations
 
-from tables.live.pieces import _split, changed_parts
+from tables.live.parts import _split, changed_parts
 
 SEAT = (
     '<article id="seat-2" class="seat"><header id="seat-2-head"><span>Seat 2</span> bob</header>'

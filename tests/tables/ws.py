@@ -11,7 +11,7 @@ from channels.testing import WebsocketCommunicator
 from django.test import Client
 
 from casino.asgi import application
-from tables.live.pieces import _split
+from tables.live.parts import _split
 
 ORIGIN = "http://localhost"
 
