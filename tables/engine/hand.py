@@ -62,6 +62,14 @@ class Hand:
         for card in cards:
             self.add(card)
 
+    def copy(self) -> Hand:
+        """A hand of its own in the same state."""
+        other = Hand.__new__(Hand)
+        for name in Hand.__slots__:
+            setattr(other, name, getattr(self, name))
+        other.cards = list(self.cards)
+        return other
+
     def add(self, card: str) -> None:
         self.cards.append(card)
         value = VALUE[card]

@@ -90,6 +90,22 @@ class RoundState:
         self._events_read = ()
         return self
 
+    def copy(self) -> Self:
+        """A round of its own in the same state, that plays on exactly as this one would.
+
+        Its seats, hands, dealer and shoe are copied; its events are shared, as
+        events never change (the list is its own: new ones go to this copy only).
+        """
+        other = self.__class__.__new__(self.__class__)
+        for name in RoundState.__slots__:
+            setattr(other, name, getattr(self, name))
+        other.shoe = self.shoe.copy()
+        other.seats = {number: seat.copy() for number, seat in self.seats.items()}
+        other.order = list(self.order)
+        other.dealer = self.dealer.copy()
+        other.events = list(self.events)
+        return other
+
     # -- helpers shared by every part of the round -----------------------------------
 
     def _emit(

@@ -79,15 +79,18 @@ def round_to_json(round_: RoundState) -> dict[str, Any]:
 
 
 def _events_to_json(round_: RoundState) -> list[dict[str, Any]]:
-    """The round's events as JSON: a round's events are only ever appended, so those it was read with go out as read.
+    """The round's events as JSON: a round's events are only ever appended, so each is made JSON once.
 
     A play stores its round's whole state, every event of the round so far
-    (a few dozen), and the next play reads it back: each event is made JSON
-    once, not again by every play after it.
+    (a few dozen), and the next play reads it back or plays on the same
+    round (its copy, tables/play/held.py): the events it was read with, or
+    last stored, go out as they were.
     """
     read = round_._events_read
     events = round_.events
-    return [*read, *(event.to_json() for event in events[len(read) :])]
+    if len(read) < len(events):
+        read = round_._events_read = (*read, *(event.to_json() for event in events[len(read) :]))
+    return list(read)
 
 
 def round_from_json(cls: type[R], data: dict[str, Any]) -> R:

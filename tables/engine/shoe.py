@@ -66,6 +66,11 @@ class _Stream:
         self.buffer = b""
         self.offset = 0
 
+    def copy(self) -> _Stream:
+        other = _Stream.__new__(_Stream)
+        other.key, other.counter, other.buffer, other.offset = self.key, self.counter, self.buffer, self.offset
+        return other
+
     def randbelow(self, n: int) -> int:
         """A uniform integer in [0, n): rejection sampling over the low bits of big-endian bytes."""
         if n == 1:
@@ -139,6 +144,15 @@ class CardShoe:
             if card not in VALUE:
                 raise ValueError(f"{card!r} is not a card")
         return cls(seed=None, decks=decks, cards=cards, stacked=True)
+
+    def copy(self) -> CardShoe:
+        """A shoe of its own that deals on exactly as this one would."""
+        other = CardShoe.__new__(CardShoe)
+        for name in CardShoe.__slots__:
+            setattr(other, name, getattr(self, name))
+        other._displaced = dict(self._displaced)
+        other._stream = self._stream.copy() if self._stream is not None else None
+        return other
 
     # -- dealing --------------------------------------------------------------------
 

@@ -56,5 +56,13 @@ class SeatState:
     def net(self) -> int:
         return self.stack - self.stack_before
 
+    def copy(self) -> SeatState:
+        """A seat's part of its own in the same state, its hands copied."""
+        other = SeatState.__new__(SeatState)
+        for name in SeatState.__slots__:
+            setattr(other, name, getattr(self, name))
+        other.hands = [hand.copy() for hand in self.hands]
+        return other
+
     def __repr__(self) -> str:
         return f"SeatState({self.number}, stack={self.stack}, bet={self.bet}, hands={self.hands})"

@@ -8,12 +8,13 @@ process: every change bumps the version, under that same lock
 the database holds, and the next play takes it from here instead of
 decoding the row's JSON again (docs/performance.md, issue 12).
 
-What is kept is the stored state itself (the JSON the play wrote, as plain
-values) and a copy of the round's row: a play rebuilds its engine from that
-state and changes its own copies, so a play that fails and rolls back
-leaves what is kept as the database still has it. It is kept only once the
-play's transaction commits, and taken out by the next play that finds it
-current; any other version drops it.
+What is kept is a copy of the round's row (the state the play wrote) and a
+copy of its engine as the play left it: the next play plays on that engine
+instead of decoding the state (tables.play.rounds.load), and the play's own
+engine goes on to its viewers' frames untouched. Both are kept only once the
+play's transaction commits, and taken out by the next play that finds them
+current, so a play that fails and rolls back leaves nothing held that the
+database does not have; any other version drops them.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from django.db import connection, transaction
 from django.db.models.base import ModelState
 
 from casino import rows
+from tables.engine import GameRound
 from tables.models import Round, Table
 
 # Table id -> (the version a play of this process committed, that play's round row).
@@ -32,22 +34,39 @@ _held: dict[int, tuple[int, Round]] = {}
 _lock = threading.Lock()
 
 
-def keep(table_id: int, version: int, round_row: Round) -> None:
-    """Once the current transaction commits: `round_row`, as just written, is the table's round at `version`."""
-    transaction.on_commit(partial(_keep, table_id, version, _copy(round_row)))
+def keep(table_id: int, version: int, round_row: Round, engine: GameRound | None = None) -> None:
+    """Once the current transaction commits: `round_row`, as just written, is the table's round at `version`.
+
+    `engine` is the round as the play left it (its state is what the row holds): the next play takes a
+    copy of it (`take_engine`) instead of decoding the row's state.
+    """
+    transaction.on_commit(partial(_keep, table_id, version, _copy(round_row, engine)))
 
 
-def _copy(round_row: Round) -> Round:
+def _copy(round_row: Round, engine: GameRound | None = None) -> Round:
     """A row of its own with the same field values (a play replaces a field's value, never changes it in place).
 
     Its own state, with no related rows, as a round read by its own query (casino.rows
     makes rows the same way): not Django's copy, which pickles the state to copy it.
+    With a copy of `engine`: the play's own goes on to its viewers' frames (tables.live.frames).
     """
     clone = Round.__new__(Round)
     clone.__dict__.update(round_row.__dict__)
+    clone.__dict__.pop(_ENGINE, None)
     state = clone._state = ModelState()
     state.adding, state.db = False, round_row._state.db
+    if engine is not None:
+        clone.__dict__[_ENGINE] = engine.copy()
     return clone
+
+
+# Where a held row carries its round's engine until a play takes it.
+_ENGINE = "_held_engine"
+
+
+def take_engine(round_row: Round) -> GameRound | None:
+    """The engine kept with a held round row, once: the play that takes it changes it."""
+    return round_row.__dict__.pop(_ENGINE, None)
 
 
 def _keep(table_id: int, version: int, round_row: Round) -> None:

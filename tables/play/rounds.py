@@ -39,7 +39,7 @@ from tables.models import (
     Shoe,
     Table,
 )
-from tables.play import reviews
+from tables.play import held, reviews
 
 # Chips a seat stakes, by the engine event that staked them (the action registry says which).
 STAKE_KINDS = {spec.event: TransferKind(spec.stake) for spec in ACTIONS if spec.stake is not None}
@@ -48,7 +48,9 @@ MAX_MISSED_WINDOWS = 3
 
 
 def load(round_row: Round) -> GameRound:
-    return GameRound.from_json(round_row.state)
+    """The round's engine: as the last play of this process left it (a held row's), else decoded from its state."""
+    engine = held.take_engine(round_row)
+    return engine if engine is not None else GameRound.from_json(round_row.state)
 
 
 def in_progress(table: Table) -> Round | None:

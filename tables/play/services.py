@@ -63,7 +63,7 @@ def _commit(table: Table, engine=None, seated: list[Seat] | None = None) -> Chan
     rows.update(table, ["version", *changed])
     table._stored = live
     if rounds.in_progress(table) is not None:
-        held.keep(table.pk, table.version, round_row)  # the next play here need not read it back
+        held.keep(table.pk, table.version, round_row, engine)  # the next play here need not read it back
     play = None
     if seated is not None and engine is not None:
         # A play (the one that settles its round included) or a new betting window: its listeners

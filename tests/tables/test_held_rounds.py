@@ -6,6 +6,9 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from tables.engine import GameRound
+from tables.engine import round as engine_round
+from tables.live import frames
 from tables.models import Round, Table
 from tables.play import held, services
 from tables.play.errors import TableError
@@ -104,3 +107,29 @@ def test_the_held_row_is_a_row_of_its_own(dealt, alice):
     assert kept._state is not played._state and not kept._state.adding and kept._state.db == "default"
     assert kept._state.fields_cache == {}  # no related rows: a round read by its own query
     assert kept.table == played.table  # read when asked, as for any row
+
+
+def test_a_play_on_the_held_round_plays_on_its_engine_and_decodes_no_state(dealt, alice, bob, monkeypatch):
+    decoded = []
+    original = engine_round.round_from_json
+    monkeypatch.setattr(engine_round, "round_from_json", lambda cls, data: decoded.append(data) or original(cls, data))
+
+    services.do_act(dealt.pk, alice, "stand", seat=1, version=version(dealt))
+    services.do_act(dealt.pk, bob, "stand", seat=2, version=version(dealt))
+
+    assert decoded == []
+    stored = Round.objects.get(pk=Table.objects.get(pk=dealt.pk).current_round_id).state
+    assert GameRound.from_json(stored).to_json() == stored  # what the held engine wrote reads back the same
+    assert stands(dealt) == [1, 2]
+
+
+def test_the_next_play_leaves_the_round_its_viewers_were_shown_alone(dealt, alice, bob):
+    """The engine a play hands to its viewers' frames (tables.live.frames.offer) is not the one the next play changes."""
+    frames.rendered(dealt.pk)  # shown here: the next play is offered to the frames as written
+    services.do_act(dealt.pk, alice, "stand", seat=1, version=version(dealt))
+    shown = frames.cached(dealt.pk, version(dealt)).state.engine
+    events = list(shown.events)
+
+    services.do_act(dealt.pk, bob, "stand", seat=2, version=version(dealt))
+
+    assert shown.events == events and shown.to_act() == (2, 0)
