@@ -33,7 +33,7 @@ run: migrate
 	@echo "Casino on http://127.0.0.1:$(PORT)/ (Ctrl-C stops it)"
 	$(BIN)/python manage.py review_rounds --follow & reviewer=$$!; \
 	trap 'kill $$reviewer 2>/dev/null' EXIT INT TERM; \
-	COACH_REVIEW_THREAD=false $(BIN)/daphne -b 127.0.0.1 -p $(PORT) casino.asgi:application
+	COACH_REVIEW_THREAD=false $(BIN)/python -m casino.serve -b 127.0.0.1 -p $(PORT) casino.asgi:application
 
 # The suite runs on the defaults (SQLite, in-memory channel layer); when
 # DATABASE_URL or REDIS_URL is set it runs a second time on those.

@@ -2,12 +2,14 @@
 
 import asyncio
 import gc
+import logging
 import os
 import sys
 
 from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "casino.settings")
+log = logging.getLogger(__name__)
 # Set up Django (apps, models) before anything imports a consumer.
 django_asgi_app = get_asgi_application()
 
@@ -39,7 +41,8 @@ class OnTheServersLoop:
     daphne sends no ASGI lifespan events, so the first connection on a loop
     (a page or a socket) starts them: the loop's watchdog (casino/watchdog.py,
     unless LOOP_WATCHDOG_SECONDS=0) and, under daphne, a clean stop on SIGTERM
-    (casino/shutdown.py). Every later connection costs one comparison.
+    (casino/shutdown.py); and says which loop it is. Every later connection
+    costs one comparison.
     """
 
     def __init__(self, application, *, watchdog_seconds: float) -> None:
@@ -51,6 +54,8 @@ class OnTheServersLoop:
         loop = asyncio.get_running_loop()
         if loop is not self.loop:
             self.loop = loop
+            # Which loop serves (casino/serve.py: uvloop's, where it is installed).
+            log.info("Serving on %s.%s", type(loop).__module__, type(loop).__qualname__)
             if self.watchdog_seconds > 0:
                 watchdog.watch(loop, threshold=self.watchdog_seconds)
             shutdown.cancel_tasks_before_the_reactor_stops(loop)

@@ -189,7 +189,7 @@ def database_url_for_child() -> str:
 
 
 class Daphne:
-    """`daphne casino.asgi:application` in a child process on a fixed port.
+    """`python -m casino.serve casino.asgi:application` (daphne) in a child process on a fixed port.
 
     `kill()` is kill -9: the process dies mid-whatever, its timers with it.
     `start()` again serves on the same port, as a supervisor would restart it.
@@ -212,10 +212,10 @@ class Daphne:
         return f"ws://127.0.0.1:{self.port}{path}"
 
     def start(self, timeout: float = 60) -> Daphne:
-        daphne = Path(sys.executable).parent / "daphne"
         with open(self.log, "ab") as out:
             self.process = subprocess.Popen(
-                [str(daphne), "-b", "127.0.0.1", "-p", str(self.port), "casino.asgi:application"],
+                # As `make run` starts it: daphne on uvloop's event loop (casino/serve.py).
+                [sys.executable, "-m", "casino.serve", "-b", "127.0.0.1", "-p", str(self.port), "casino.asgi:application"],
                 cwd=REPO,
                 env=self.env,
                 stdout=out,
