@@ -3,7 +3,7 @@
     .venv/bin/python benchmarks/play_cost.py [--plays 600] [--watchers 0] [--review-thread] [--profile out.prof]
 
 In one process, on a scratch SQLite database and the in-memory channel layer
-(the README's `make run` settings; as there, the coach's reviews are not this
+(the README's `make run` settings: uvloop's event loop where the checkout serves on it; as there, the coach's reviews are not this
 process's work, `COACH_REVIEW_THREAD=false`, unless `--review-thread` puts
 them on its thread, as a web process run without `make run` does): five players sit at an
 `atlantic-city-multi` table and play rounds through the real websocket
@@ -310,6 +310,12 @@ def main() -> None:
                         help="one play at a time, each shown to every viewer before the next: the same frames every "
                              "run (bets too are made one by one), so instruction counts compare between checkouts")
     options = parser.parse_args()
+    try:
+        from casino.serve import use_uvloop  # as `make run` serves: on uvloop's event loop
+    except ImportError:  # a checkout from before it (benchmarks/other_checkout.py): asyncio's own
+        pass
+    else:
+        use_uvloop()
     with tempfile.TemporaryDirectory() as scratch:
         table_id, players = setup(Path(scratch) / "play-cost.sqlite3", options.review_thread, options.serial)
         profiler = cProfile.Profile() if options.profile else None
