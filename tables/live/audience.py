@@ -23,6 +23,18 @@ here never interleave. A viewer busy with its own click is shown the version
 by a task of its own, after that click, so one slow viewer never holds up the
 others.
 
+The audience's channel is also the only one through which its process hears
+of a player's session ending (tables.live.sockets): it joins each of its
+viewers' player groups, and has their sockets close. No table socket reads
+the channel layer itself. On Redis, channels_redis reads every channel of a
+process through one BZPOPMIN, run by whichever `receive` holds its lock; a
+socket that closed cancelled its `receive`, and a reply to that BZPOPMIN
+still on its way (a table's change, meant for this audience) was lost with
+it. The viewers missed that version until the next change came, and after
+a table's last change (the last player leaving) never saw it: the load
+test's bot waited 10 s for the answer to its Leave. Only the audience
+receives now, and it stops only when nobody here watches anything.
+
 One audience per event loop (a server process has one; tests start many).
 The group memberships are renewed whenever a viewer joins and every
 `RENEW_SECONDS`, well inside the channel layers' group expiry (a day).
@@ -38,6 +50,8 @@ from typing import Any, Protocol
 from channels.layers import InMemoryChannelLayer
 
 from tables.live import frames
+from tables.live.sockets import EVENT as SIGNED_OUT
+from tables.live.sockets import user_group
 
 log = logging.getLogger(__name__)
 
@@ -63,6 +77,8 @@ class Viewer(Protocol):
 
     async def show(self, version: int) -> None: ...
 
+    async def user_signed_out(self, event: dict[str, Any]) -> None: ...
+
 
 class Audience:
     """This loop's viewers of every table, and its one channel in the tables' groups."""
@@ -73,13 +89,18 @@ class Audience:
         # Each table's viewers here, in the order they joined (a dict as an ordered set).
         self.viewers: dict[int, dict[Viewer, None]] = {}
         self.joined: set[int] = set()  # the tables whose group holds self.channel
+        # Each signed-in player's viewers here, and the players whose group holds self.channel.
+        self.players: dict[int, dict[Viewer, None]] = {}
+        self.players_joined: set[int] = set()
         self._lock = asyncio.Lock()  # one change of the memberships at a time
         self._tasks: set[asyncio.Task] = set()
         self._listening: list[asyncio.Task] = []  # while anyone watches: the listener and the renewer
 
-    async def join(self, table_id: int, viewer: Viewer) -> None:
-        """`viewer` hears every change of the table from now on."""
+    async def join(self, table_id: int, viewer: Viewer, player_id: int | None = None) -> None:
+        """`viewer` hears every change of the table from now on, and the end of `player_id`'s session."""
         self.viewers.setdefault(table_id, {})[viewer] = None
+        if player_id is not None:
+            self.players.setdefault(player_id, {})[viewer] = None
         async with self._lock:
             if self.channel is None:
                 # The layer's default prefix: channels_redis reads every channel of a process
@@ -90,17 +111,27 @@ class Audience:
                 # Every join renews the membership, whether or not it is new.
                 await self.layer.group_add(group_name(table_id), self.channel)
                 self.joined.add(table_id)
+            if player_id is not None and player_id in self.players:
+                await self.layer.group_add(user_group(player_id), self.channel)
+                self.players_joined.add(player_id)
 
-    async def leave(self, table_id: int, viewer: Viewer) -> None:
+    async def leave(self, table_id: int, viewer: Viewer, player_id: int | None = None) -> None:
         viewers = self.viewers.get(table_id)
         if viewers is not None:
             viewers.pop(viewer, None)
             if not viewers:
                 del self.viewers[table_id]
+        if player_id is not None and (sockets := self.players.get(player_id)) is not None:
+            sockets.pop(viewer, None)
+            if not sockets:
+                del self.players[player_id]
         async with self._lock:
             if table_id not in self.viewers and table_id in self.joined:
                 self.joined.discard(table_id)
                 await self.layer.group_discard(group_name(table_id), self.channel)
+            if player_id is not None and player_id not in self.players and player_id in self.players_joined:
+                self.players_joined.discard(player_id)
+                await self.layer.group_discard(user_group(player_id), self.channel)
             if not self.viewers and self.channel is not None:
                 # Nobody here watches any table: stop listening until someone does.
                 for task in self._listening:
@@ -140,6 +171,9 @@ class Audience:
                 log.exception("The tables' channel failed; listening again in %s s", RETRY_SECONDS)
                 await asyncio.sleep(RETRY_SECONDS)
                 continue
+            if event.get("type") == SIGNED_OUT:
+                self._sign_out(event)
+                continue
             if event.get("type") != EVENT:
                 continue
             table_id, version = int(event["table"]), int(event["version"])
@@ -153,12 +187,20 @@ class Audience:
             except Exception:
                 log.exception("Table %s: delivering a change failed", table_id)
 
+    def _sign_out(self, event: dict[str, Any]) -> None:
+        """A player's session stopped standing (tables.live.sockets): each of their sockets here closes."""
+        player_id = event.get("user")
+        for viewer in list(self.players.get(player_id, ()) if isinstance(player_id, int) else ()):
+            self._start(viewer.user_signed_out(event))
+
     async def _renew(self) -> None:
         while True:
             await asyncio.sleep(RENEW_SECONDS)
             async with self._lock:
                 for table_id in list(self.joined):
                     await self.layer.group_add(group_name(table_id), self.channel)
+                for player_id in list(self.players_joined):
+                    await self.layer.group_add(user_group(player_id), self.channel)
 
     def _start(self, coroutine: Any) -> asyncio.Task:
         task = asyncio.ensure_future(coroutine)

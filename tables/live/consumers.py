@@ -17,6 +17,7 @@ from typing import Any
 
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
+from channels.layers import get_channel_layer
 from django.utils.functional import LazyObject, empty
 
 from accounts import balances
@@ -39,7 +40,13 @@ HINT_WAIT_SECONDS = 30
 
 
 class TableConsumer(AsyncWebsocketConsumer):
+    # No channel of its own, and no `receive` on the channel layer: everything a socket hears
+    # (its table's changes, its player's session ending) comes through its process's audience
+    # (tables.live.audience says why). Channels then reads only the socket itself.
+    channel_layer_alias = None
     table_id: int
+    # The signed-in player behind the socket (None for a watcher who is not signed in).
+    player_id: int | None = None
     # A watcher's bankroll: read on the database thread when it may have
     # changed (on connect, after their own seat changes, once they are no
     # longer seated); a seated player's comes with each version of the table.
@@ -97,12 +104,9 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def _join(self) -> None:
         """Join the table's audience (and the player's group), arm the table's timer, send the whole table."""
-        self.audience = audience(self.channel_layer)
-        await self.audience.join(self.table_id, self)
-        who = access.viewer_id(self.user)
-        if who is not None:
-            self.user_group = sockets.user_group(who)
-            await self.channel_layer.group_add(self.user_group, self.channel_name)
+        self.audience = audience(get_channel_layer())
+        self.player_id = access.viewer_id(self.user)
+        await self.audience.join(self.table_id, self, self.player_id)
         version, deadline = await database_sync_to_async(_settle_and_read_deadline)(self.table_id)
         # This process may have no timer for the table's next deadline (it was
         # restarted, or it never committed a change here): arm one.
@@ -125,13 +129,11 @@ class TableConsumer(AsyncWebsocketConsumer):
         if self.hint_task is not None:
             self.hint_task.cancel()
         await self._leave_audience()
-        if hasattr(self, "user_group"):
-            await self.channel_layer.group_discard(self.user_group, self.channel_name)
 
     async def _leave_audience(self) -> None:
         self.gone = True  # from now on the audience shows it nothing, even before it is out
         if hasattr(self, "audience"):
-            await self.audience.leave(self.table_id, self)
+            await self.audience.leave(self.table_id, self, self.player_id)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if self.signed_out or self.stopped:
@@ -188,7 +190,10 @@ class TableConsumer(AsyncWebsocketConsumer):
         await handler(message)
 
     async def user_signed_out(self, event: dict[str, Any]) -> None:
-        """The player's session stopped standing elsewhere (log-out, new password, deactivation, a break)."""
+        """The player's session stopped standing elsewhere (log-out, new password, deactivation, a break).
+
+        Called by the process's audience, which hears the player's group (tables.live.sockets).
+        """
         self.signed_out = True
         reason = event.get("reason") or "signed out"
         await self.send_table(notice=f"This window is closed ({reason}). Reload the page to carry on.")

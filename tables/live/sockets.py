@@ -1,10 +1,11 @@
 """Every open websocket of a player, reachable at once: one channel-layer group per user.
 
-A player's sockets join `user_group(user_id)` when they open. When the
-account's standing changes (they log out, change or reset their password,
-their account is deactivated, they take a break), `close_sockets_of` tells
-every process to close them, after the change commits, and each socket
-refuses whatever it receives from then on.
+A player's sockets join `user_group(user_id)` when they open, through their
+process's audience (tables.live.audience), whose channel stands for all of
+them. When the account's standing changes (they log out, change or reset
+their password, their account is deactivated, they take a break),
+`close_sockets_of` tells every process to close them, after the change
+commits, and each socket refuses whatever it receives from then on.
 """
 
 from __future__ import annotations
@@ -36,7 +37,8 @@ def _send_close(user_id: int, reason: str) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
-    event = {"type": EVENT, "reason": reason}
+    # The player's id: the process's audience hears every player's group on one channel.
+    event = {"type": EVENT, "reason": reason, "user": user_id}
     # In a server, sent from its event loop while this thread goes on; elsewhere, here and now.
     if not timers.run_soon(layer.group_send, user_group(user_id), event):
         async_to_sync(layer.group_send)(user_group(user_id), event)

@@ -137,3 +137,88 @@ async def test_a_version_being_read_holds_up_no_other_tables_viewers(multi_table
     assert "bob" in await watching.receive_until("bob")
     for tab in (watching, at_other):
         await tab.close()
+
+
+async def test_only_the_audience_reads_the_channel_layer_never_a_tables_socket(multi_table, alice, bob, monkeypatch):
+    """A socket that closes cancels nothing on the layer, so it can swallow no other channel's message.
+
+    On Redis, channels_redis reads every channel of a process through one BZPOPMIN, run by
+    whichever `receive` holds its lock. When a table's socket read the layer itself, its
+    `receive` was cancelled as it closed, and a reply to that BZPOPMIN on its way (a table's
+    change, meant for the audience) was lost with it: the other viewers never saw that
+    version when it was the table's last (the load test's bot waited 10 s for its Leave).
+    """
+    layer = get_channel_layer()
+    receiving: list[str] = []
+    original = layer.receive
+
+    async def receive(channel):
+        receiving.append(channel)
+        return await original(channel)
+
+    monkeypatch.setattr(layer, "receive", receive)
+    alice_tab, bob_tab = await Tab.open(multi_table, alice), await Tab.open(multi_table, bob)
+    here = audience(layer)
+    listening = here.channel
+    await alice_tab.act("sit", 1)
+    assert "alice" in await bob_tab.receive_until("alice")
+    await alice_tab.close()  # as a tab closing: nothing on the layer is cancelled
+    page = await bob_tab.act("sit", 2)
+    assert 'class="seat mine"' in page
+    assert set(receiving) == {listening}
+    assert here.players == {bob.pk: {next(iter(here.viewers[multi_table.pk])): None}}
+    await bob_tab.close()
+    assert here.players == {} and here.channel is None
+
+
+def awaiting(task: asyncio.Task) -> list:
+    """The frames of the coroutines a task is suspended in, outermost first."""
+    frames, awaited = [], task.get_coro()
+    while awaited is not None and hasattr(awaited, "cr_frame"):
+        if awaited.cr_frame is not None:
+            frames.append(awaited.cr_frame)
+        awaited = awaited.cr_await
+    return frames
+
+
+async def test_a_tab_closing_as_a_change_comes_in_keeps_it_from_no_one_on_redis(multi_table, alice, bob, carol, monkeypatch):
+    """The load test's lost Leave, made to happen: on Redis, a socket closes in the very turn of the
+    loop that brings in the reply to the BZPOPMIN its `receive` was running for the whole process.
+
+    A busy server handles many events in one turn, so the close and the reply can meet there: the
+    reply (alice's sit, meant for the audience) was thrown away with the cancelled `receive`, and
+    nobody in the process was ever shown it.
+    """
+    from django.conf import settings
+
+    if not settings.REDIS_URL:
+        pytest.skip("channels_redis's shared BZPOPMIN (REDIS_URL)")
+    bob_tab = await Tab.open(multi_table, bob)  # the first socket: before the fix, its `receive` ran the BZPOPMIN
+    carol_tab = await Tab.open(multi_table, carol)
+    here = audience(get_channel_layer())
+    cancelled: list[str] = []
+    original_feed = asyncio.StreamReader.feed_data
+
+    def feed_data(reader, data):
+        original_feed(reader, data)
+        if b"table.changed" not in data:
+            return
+        for task in asyncio.all_tasks():
+            frames = awaiting(task)
+            names = [frame.f_code.co_name for frame in frames]
+            if "_brpop_with_clean" not in names:
+                continue
+            channel = next(frame.f_locals.get("channel") for frame in frames if frame.f_code.co_name == "receive")
+            if channel != here.channel:  # a socket's own receive, reading for everyone: its socket closes now
+                cancelled.append(channel)
+                task.cancel()
+
+    monkeypatch.setattr(asyncio.StreamReader, "feed_data", feed_data)
+    from tables.play import services
+
+    await asyncio.to_thread(services.do_sit, multi_table.pk, alice, 1)
+    page = await carol_tab.receive_until("alice", timeout=8)  # longer than channels_redis's 5 s BZPOPMIN
+    assert "alice" in page
+    assert not cancelled
+    for tab in (bob_tab, carol_tab):
+        await tab.close()
