@@ -133,7 +133,15 @@ class Audience:
                 self.players_joined.discard(player_id)
                 await self.layer.group_discard(user_group(player_id), self.channel)
             if not self.viewers and self.channel is not None:
-                # Nobody here watches any table: stop listening until someone does.
+                # Nobody here watches any table: stop listening until someone does. Leave every
+                # group still joined now: the sockets that closed with this one, still queued for
+                # the lock, must not use the channel once it is gone.
+                for table in sorted(self.joined):
+                    await self.layer.group_discard(group_name(table), self.channel)
+                for player in sorted(self.players_joined):
+                    await self.layer.group_discard(user_group(player), self.channel)
+                self.joined.clear()
+                self.players_joined.clear()
                 for task in self._listening:
                     task.cancel()
                 self.channel, self._listening = None, []

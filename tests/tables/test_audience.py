@@ -7,10 +7,12 @@ import asyncio
 import pytest
 from channels.layers import get_channel_layer
 
+from channels.db import database_sync_to_async
+
 from tables.live import broadcast
 from tables.live.audience import audience
 from tables.live.consumers import TableConsumer
-from tests.tables.conftest import seat_and_bet
+from tests.tables.conftest import make_table, seat_and_bet
 from tests.tables.ws import Tab, frame_version
 
 # A channel layer of its own on Redis: the groups it counts hold only its channels.
@@ -39,6 +41,18 @@ async def test_it_puts_one_channel_per_process_in_the_tables_group_however_many_
     assert await members(multi_table) == set()
     assert multi_table.pk not in here.viewers
     assert here.channel is None  # nobody watches anything: it stopped listening
+
+
+async def test_sockets_closing_together_leave_every_group_once_the_last_is_gone(multi_table, alice, bob, carol):
+    """The last leaver to take the lock stops the listening; those still queued for it must not use its channel."""
+    other = await database_sync_to_async(make_table)(name="The other table")
+    tabs = [await Tab.open(multi_table, alice), await Tab.open(multi_table, bob), await Tab.open(other, carol)]
+    here = audience(get_channel_layer())
+    assert here.players_joined == {alice.pk, bob.pk, carol.pk}
+    await asyncio.gather(*(tab.close() for tab in tabs))  # an error of the layer's here would end a socket's application
+    assert here.channel is None
+    assert (here.viewers, here.joined, here.players, here.players_joined) == ({}, set(), {}, set())
+    assert await members(multi_table) == set() and await members(other) == set()
 
 
 async def test_one_change_reaches_every_viewer_with_the_version_it_made(multi_table, alice, bob, carol):
