@@ -16,6 +16,7 @@ from concurrent.futures import Future
 from typing import Any
 
 from channels.consumer import get_handler_name
+from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.layers import get_channel_layer
 from django.utils.functional import LazyObject, empty
@@ -178,6 +179,21 @@ class TableConsumer(AsyncWebsocketConsumer):
             return TableError("Something went wrong on our side; nothing was changed.", "server_error")
         # A reality check's answer changes no table: its words are the reply (issue 14).
         return done if isinstance(done, str) else None
+
+    async def __call__(self, scope, receive, send) -> None:
+        """Channels' consumer, reading only its socket: one message at a time, as it comes.
+
+        With no channel of its own there is one source of messages, so Channels'
+        wait on several (a task and `asyncio.wait` for every message) is not needed.
+        """
+        self.scope = scope
+        self.channel_layer = None
+        self.base_send = send
+        try:
+            while True:
+                await self.dispatch(await receive())
+        except StopConsumer:
+            pass
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         # Channels hops to the database thread before every message to close
