@@ -46,6 +46,7 @@ PLAYS = ("bet", "no_insurance", "stand")
 BUTTON = re.compile(r'name="action" value="(\w+)"')
 CONTROLS = re.compile(r'<section id="controls".*?</section>', re.DOTALL)
 FIELD = re.compile(r'name="(seat|hand|version)" value="(\d+)"')
+VERSION = 'id="version" data-version="'  # the version a frame brings the page to
 
 
 def configure(database_url: str, review_thread: bool = False) -> None:
@@ -96,6 +97,7 @@ class Viewer:
         self.bytes = 0
         self.wire = 0
         self.frames = 0
+        self.version = 0  # the newest version this viewer was shown (the frames' marker)
         try:
             from casino.compression import MEM_LEVEL, WINDOW_BITS
         except ImportError:  # a checkout from before compressed frames (benchmarks/other_checkout.py)
@@ -116,6 +118,9 @@ class Viewer:
         match = CONTROLS.search(frame)
         if match:
             self.controls = match.group(0)
+        marker = frame.rfind(VERSION)
+        if marker >= 0:
+            self.version = int(frame[marker + len(VERSION) : frame.index('"', marker + len(VERSION))])
 
     def next_play(self) -> dict | None:
         if self.controls == self.answered:
@@ -174,31 +179,23 @@ def seeded_shoes() -> None:
     shoes.shoe_source = lambda rules: CardShoe.from_seed(hashlib.sha256(b"play-cost %d" % next(made)).digest(), rules.decks)
 
 
-async def shown(table_id: int, actor: Viewer, arrived: asyncio.Event) -> None:
-    """Until the play `actor` just sent is answered and every viewer has been shown the newest version.
+async def shown(actor: Viewer, viewers: list[Viewer], arrived: asyncio.Event) -> None:
+    """Until the play `actor` just sent is answered and every viewer has been shown the version it made.
 
     Then no two plays share a frame, whatever the machine's speed: a run makes
-    the same frames every time, and so does the same work (`--serial`).
+    the same frames every time, and so does the same work (`--serial`). Every
+    version changes something every viewer sees (its log line at least), so
+    each viewer's frames reach it; read from the frames alone, as any
+    checkout sends them.
     """
-    from channels.layers import get_channel_layer
-
-    from tables.live import frames
-    from tables.live.audience import audience
-
-    answered = actor.frames
-    while True:
-        newest = frames.cached(table_id, 0)
-        consumers = audience(get_channel_layer()).viewers.get(table_id, {})
-        if actor.frames > answered and newest is not None and all(
-            consumer.rendered_version >= newest.version and not consumer.frame_lock.locked() for consumer in consumers
-        ):
-            return
-        arrived.clear()
-        try:
-            async with asyncio.timeout(0.001):
-                await arrived.wait()
-        except TimeoutError:
-            pass
+    before = actor.version
+    try:
+        async with asyncio.timeout(5):  # a version someone is never shown: go on after all
+            while not (actor.version > before and all(viewer.version >= actor.version for viewer in viewers)):
+                arrived.clear()
+                await arrived.wait()  # a frame came (no frame comes between the check and here)
+    except TimeoutError:
+        pass
 
 
 async def drain(arrived: asyncio.Event, wait: float) -> None:
@@ -252,7 +249,7 @@ async def run(table_id: int, players: list, plays: int, watchers: int, serial: b
                 made += 1
                 sent = True
                 if serial:
-                    await shown(table_id, viewer, arrived)
+                    await shown(viewer, viewers, arrived)
         await drain(arrived, 0.005 if sent else 0.05)
     await drain(arrived, 0.3)
     cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
