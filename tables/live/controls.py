@@ -14,11 +14,14 @@ AMOUNT_LABELS = {"insurance": "Insurance stake", "double": "Double for"}
 
 @dataclass(frozen=True)
 class Control:
-    """One seat's decision for the viewer: its buttons and, for bets, the amounts allowed."""
+    """One seat's decision for the viewer: its buttons and, for bets, the amounts allowed.
+
+    Hashable: a viewer's decisions are the key of their buttons' HTML (tables.live.pieces).
+    """
 
     seat: int
     hand: int
-    actions: list[ActionSpec]  # the buttons, from the registry: name sent, label, keyboard shortcut
+    actions: tuple[ActionSpec, ...]  # the buttons, from the registry: name sent, label, keyboard shortcut
     bet_min: int = 0
     bet_max: int = 0
     bet_default: int = 0
@@ -63,7 +66,7 @@ def controls_for(
         legal = engine.legal_actions(number, hand)
         if not legal:
             continue
-        actions = [BY_NAME[name] for name in legal]
+        actions = tuple(BY_NAME[name] for name in legal)
         decision = table.decisions.get(str(number))
         version = decision[1] if decision else table.version
         deadline = deadline_ms(table.deadline)

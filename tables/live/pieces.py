@@ -275,8 +275,7 @@ def _own_pieces(
     if mine.controls:
         # A decision looks the same from version to version: its buttons carry the version it was offered at.
         # The viewer's hint, if they asked for hints, shows with their buttons.
-        seats = tuple(my_seats)
-        key = ("controls", seats, table.piece(("controls shown", seats), lambda: repr(mine.controls)), hint)
+        key = ("controls", tuple(my_seats), tuple(mine.controls), hint)
     else:
         # No decision to make: the same few words for everyone in the viewer's position.
         key = ("no controls", bool(my_seats), who is not None, position.can_sit)
