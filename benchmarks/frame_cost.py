@@ -89,13 +89,23 @@ def replay(path: Path, times: int, profile: str | None) -> dict:
     from tables.live import pieces
     from tables.live.frames import Rendered
 
+    try:
+        from tables.live import parts  # the seats' parts, split out of pieces
+    except ImportError:
+        caching = [pieces]
+    else:
+        caching = [pieces, parts]
+
     with path.open("rb") as stored:
         steps = pickle.load(stored)
 
     def once(digest=None) -> tuple[float, int, int]:
         """Every frame made again from nothing cached: its CPU seconds, frames and bytes."""
-        for cache in ("_split_cache", "_changes"):  # the pieces' own caches, where the checkout has them
-            getattr(pieces, cache, {}).clear()
+        for module in caching:  # the pieces' own caches, wherever the checkout has them
+            for name in ("_split_cache", "_changes"):
+                getattr(module, name, {}).clear()
+            for name in ("_split", "changed_parts"):
+                getattr(getattr(module, name, None), "cache_clear", lambda: None)()
         versions: dict[int, Rendered] = {}
         connections: dict[int, pieces.Sent] = {}
         spent, made, sent_bytes = 0.0, 0, 0

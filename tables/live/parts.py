@@ -9,6 +9,7 @@ parts: each pair of HTMLs is worked out once.
 
 from __future__ import annotations
 
+import functools
 import re
 
 from django.utils.safestring import mark_safe
@@ -18,13 +19,13 @@ from django.utils.safestring import mark_safe
 # Found by its id (a literal the regex engine scans for), then the tag it stands in.
 _PART_ID = re.compile(r' id="([a-z]+-\d+-\w+)"')
 _TAG = re.compile(r"<(\w+)[ >]")
-# Pieces split into parts, by their HTML (shared by every viewer who was sent them); bounded.
-_split_cache: dict[str, tuple[str, dict[str, str]]] = {}
-# What brings a piece from one HTML to the next, by the pair; bounded.
-_changes: dict[tuple[str, str], str] = {}
-MAX_SPLITS = 2048
+# Pieces split into parts, and what brings a piece from one HTML to the next: kept for the
+# most recently used (a busy server's tables make a few new seats a second each; the HTMLs are
+# shared by every viewer who was sent them, their hashes kept).
+MAX_KEPT = 4096
 
 
+@functools.lru_cache(maxsize=MAX_KEPT)
 def changed_parts(previous: str, html: str) -> str:
     """What brings a viewer from `previous` to `html`: only the parts that changed, if all else is the same.
 
@@ -33,27 +34,16 @@ def changed_parts(previous: str, html: str) -> str:
     of one seat, so a frame brings that part, not the seat; anything else that
     changed brings the whole piece.
     """
-    pair = (previous, html)
-    found = _changes.get(pair)
-    if found is None:
-        # Every viewer who had `previous` gets the same parts: worked out once (the strings are shared, their hashes kept).
-        if len(_changes) >= MAX_SPLITS:
-            _changes.clear()
-        old_frame, old_parts = _split(previous)
-        new_frame, new_parts = _split(html)
-        if not new_parts or old_frame != new_frame or old_parts.keys() != new_parts.keys():
-            found = html
-        else:
-            found = "".join(part for key, part in new_parts.items() if old_parts[key] != part)
-        _changes[pair] = found
-    return found
+    old_frame, old_parts = _split(previous)
+    new_frame, new_parts = _split(html)
+    if not new_parts or old_frame != new_frame or old_parts.keys() != new_parts.keys():
+        return html
+    return "".join(part for key, part in new_parts.items() if old_parts[key] != part)
 
 
+@functools.lru_cache(maxsize=MAX_KEPT)
 def _split(html: str) -> tuple[str, dict[str, str]]:
-    """A piece's HTML with each part cut out (left as its id), and its parts by id."""
-    found = _split_cache.get(html)
-    if found is not None:
-        return found
+    """A piece's HTML with each part cut out (left as its id), and its parts by id (not to be changed: shared)."""
     parts: dict[str, str] = {}
     frame: list[str] = []
     position = cursor = 0  # what is in `frame` so far; where to look for the next part
@@ -72,10 +62,7 @@ def _split(html: str) -> tuple[str, dict[str, str]]:
         parts[part_id] = html[start:end]
         position = cursor = end
     frame.append(html[position:])
-    if len(_split_cache) >= MAX_SPLITS:
-        _split_cache.clear()
-    found = _split_cache[html] = ("".join(frame), parts)
-    return found
+    return "".join(frame), parts
 
 
 # The opening of each kind of element a part may be (a handful): made once, not looked up in re's cache each time.
