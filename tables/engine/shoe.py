@@ -285,7 +285,7 @@ class CardShoe:
         if self.is_stacked:
             return
         stream = self._stream
-        state = (tuple(self._displaced.items()), stream.counter, stream.buffer, stream.offset)
+        state = (self._displaced.copy(), stream.counter, stream.buffer, stream.offset)  # never changed once stored
         with _RESUMABLE_LOCK:  # rounds load and store on several threads
             _RESUMABLE[self._state_key()] = state
             while len(_RESUMABLE) > _RESUMABLE_SHOES:
