@@ -89,7 +89,11 @@ def table_held(monkeypatch):
     monkeypatch.setattr(frames, "read", held)
 
 
-async def watch(layer, table_id: int) -> Watcher:
+async def watch(monkeypatch, layer, table_id: int) -> Watcher:
+    """A viewer of the table on this loop, whose changes go through `layer`."""
+    monkeypatch.setattr(broadcast, "get_channel_layer", lambda: layer)
+    monkeypatch.setattr(timers, "_loop", None)
+    timers.remember_loop()
     watcher = Watcher()
     await audience(layer).join(table_id, watcher)
     return watcher
@@ -98,10 +102,7 @@ async def watch(layer, table_id: int) -> Watcher:
 @pytest.mark.asyncio
 async def test_this_process_viewers_are_shown_a_change_without_the_in_memory_layer(monkeypatch, table_held):
     layer = InMemoryChannelLayer()
-    monkeypatch.setattr(broadcast, "get_channel_layer", lambda: layer)
-    monkeypatch.setattr(timers, "_loop", None)
-    timers.remember_loop()
-    watcher = await watch(layer, 7)
+    watcher = await watch(monkeypatch, layer, 7)
     sent = []
     monkeypatch.setattr(layer, "group_send", lambda *args: sent.append(args))
 
@@ -117,10 +118,7 @@ async def test_this_process_viewers_are_shown_a_change_without_the_in_memory_lay
 @pytest.mark.asyncio
 async def test_a_layer_to_other_processes_gets_the_change_and_this_process_shows_it_at_once(monkeypatch, table_held):
     layer = OtherProcessesLayer()
-    monkeypatch.setattr(broadcast, "get_channel_layer", lambda: layer)
-    monkeypatch.setattr(timers, "_loop", None)
-    timers.remember_loop()
-    watcher = await watch(layer, 7)
+    watcher = await watch(monkeypatch, layer, 7)
 
     await asyncio.to_thread(broadcast.table_changed, 7, 12)
 
