@@ -177,7 +177,7 @@ def test_a_frame_after_a_play_carries_only_the_pieces_that_changed(betting, alic
 
 
 def test_it_builds_a_viewers_whole_view_only_when_a_piece_of_their_own_is_new(betting, alice, bob, carol, monkeypatch):
-    from tables.live import pieces
+    from tables.live import viewer_pieces
 
     sent = {viewer: Sent() for viewer in (alice, bob, carol)}
     for viewer in sent:
@@ -185,8 +185,8 @@ def test_it_builds_a_viewers_whole_view_only_when_a_piece_of_their_own_is_new(be
     change = services.do_act(betting.pk, alice, "bet", seat=1, amount=10, version=version(betting))
     table = frames.rendered(betting.pk, change.version)
     built = []
-    view_for = pieces.view_for
-    monkeypatch.setattr(pieces, "view_for", lambda state, who, *args: built.append(who) or view_for(state, who, *args))
+    view_for = viewer_pieces.view_for
+    monkeypatch.setattr(viewer_pieces, "view_for", lambda state, who, *args: built.append(who) or view_for(state, who, *args))
 
     after = {viewer: frame_for(table, viewer, 900, None, sent[viewer]) for viewer in sent}
 

@@ -55,10 +55,18 @@ def dealt(multi_table, alice, bob, rig):
 
 @pytest.fixture
 def counted(monkeypatch):
-    """How often a frame took the shared pieces' changes as worked out for every viewer."""
-    calls = []
-    original = pieces._shared_changes
-    monkeypatch.setattr(pieces, "_shared_changes", lambda *args: calls.append(args) or original(*args))
+    """How often a frame took the shared pieces' changes as worked out for every viewer, and made a viewer's own pieces."""
+    calls: dict[str, int] = {"shared changes": 0, "own pieces": 0}
+
+    def counting(name: str, original):
+        def count(*args):
+            calls[name] += 1
+            return original(*args)
+
+        return count
+
+    monkeypatch.setattr(pieces, "_shared_changes", counting("shared changes", pieces._shared_changes))
+    monkeypatch.setattr(pieces, "own_pieces", counting("own pieces", pieces.own_pieces))
     return calls
 
 
@@ -70,18 +78,26 @@ def test_every_frame_is_what_comparing_every_piece_gives(dealt, alice, bob, caro
     def frames_of(table_version: int) -> None:
         table = frames.rendered(dealt.pk, table_version)
         for name, viewer in viewers.items():
-            bankroll = None if viewer is None else 1000
-            compared[name].shared = None  # forgets what the last frame's shared pieces were
+            # A bankroll that changes now and then, as a watcher's does when they play at another table.
+            bankroll = None if viewer is None else 1000 - table_version // 3
+            compared[name].shared = compared[name].own_key = None  # forgets what its last frame's pieces were
             expected = frame_for(table, viewer, bankroll, None, compared[name])
             assert frame_for(table, viewer, bankroll, None, brought[name]) == expected, (name, table_version)
             assert brought[name].pieces == compared[name].pieces, (name, table_version)
 
     frames_of(version(dealt))
+    steps = 1
     for made in plays(dealt, alice, bob, carol):
         frames_of(made)
+        steps += 1
 
     # Taken for most frames: all but each viewer's first, and the frames after a seat changed hands.
-    assert len(counted) >= 20
+    brought_frames = steps * len(viewers)
+    assert counted["shared changes"] >= 20
+    # A viewer's own pieces are made only when something of theirs changed (and for every compared frame):
+    # here a quarter of the time they had not (a seat's phase, cards, decision or bankroll change most versions).
+    skipped = 2 * brought_frames - counted["own pieces"]
+    assert skipped >= brought_frames / 4
 
 
 def test_a_viewer_who_skipped_versions_gets_every_change_since_the_one_it_has(dealt, alice, bob, carol):
@@ -93,7 +109,7 @@ def test_a_viewer_who_skipped_versions_gets_every_change_since_the_one_it_has(de
     for step in made:  # another connection of carol's is shown every version
         frame_for(frames.rendered(dealt.pk, step), carol, 1000, None, every)
     newest = frames.rendered(dealt.pk, made[-1])
-    compared.shared = None
+    compared.shared = compared.own_key = None
     later = frame_for(newest, carol, 1000, None, skipping)
 
     assert later == frame_for(newest, carol, 1000, None, compared)
