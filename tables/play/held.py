@@ -1,67 +1,109 @@
-"""The round each table's last play in this process stored, kept so the next play need not read it back.
+"""The table each table's last play in this process stored, kept so the next play need not read it back.
 
-Every play locks its table's row and reads the round it plays on, the
-round's whole state as JSON. When the locked row's version is the one this
-process's own play committed, nothing has changed the table since, in any
-process: every change bumps the version, under that same lock
-(tables.play.services). So the round as that play stored it is the round
-the database holds, and the next play takes it from here instead of
-decoding the row's JSON again (docs/performance.md, issue 12).
+Every play locks its table's row and reads the table, the round it plays on
+(the round's whole state as JSON) and the seats with their stacks. When the
+locked row's version is the one this process's own play committed, nothing
+has changed the table since, in any process: every change to the table, its
+round, its seats or their stacks bumps the version, under that same lock
+(tables.play.services). So the table as that play stored it is the table the
+database holds, and the next play takes it from here: under the lock it
+reads only the row's version and deadline (tests move a deadline by hand),
+not the table, the round or the seats.
 
-What is kept is a copy of the round's row (the state the play wrote) and a
-copy of its engine as the play left it: the next play plays on that engine
-instead of decoding the state (tables.play.rounds.load), and the play's own
-engine goes on to its viewers' frames untouched. Both are kept only once the
-play's transaction commits, and taken out by the next play that finds them
-current, so a play that fails and rolls back leaves nothing held that the
-database does not have; any other version drops them.
+What is kept is a copy of each row as the play wrote it (the table's, the
+round's, the taken seats' with their accounts) and a copy of the round's
+engine as the play left it: the next play plays on that engine instead of
+decoding the state (tables.play.rounds.load), and the play's own engine and
+seats go on to its viewers' frames untouched. The players are not kept: a
+player's breaks and limits change without the table (issue 14), so a play
+reads its player anew (`take_seats`). Everything is kept only once the play's
+transaction commits, and taken out by the next play, so a play that fails
+and rolls back leaves nothing held that the database does not have; any other
+version drops it.
 """
 
 from __future__ import annotations
 
 import threading
+from dataclasses import dataclass
 from functools import partial
 
 from django.db import connection, transaction
+from django.db.models import Model
 from django.db.models.base import ModelState
 
+from accounts.models import User
 from casino import rows
 from tables.engine import GameRound
-from tables.models import Round, Table
+from tables.models import Round, Seat, Table
 
-# Table id -> (the version a play of this process committed, that play's round row).
-_held: dict[int, tuple[int, Round]] = {}
+
+@dataclass(frozen=True, slots=True)
+class _Held:
+    """What a play of this process committed at `version`, as written: copies of its own, taken by the next play."""
+
+    version: int
+    round_row: Round  # with a copy of its engine (`take_engine`)
+    table: Table | None  # the table's row
+    seated: list[Seat] | None  # its taken seats, with their accounts (not their players)
+
+
+_held: dict[int, _Held] = {}
 _lock = threading.Lock()
 
 
-def keep(table_id: int, version: int, round_row: Round, engine: GameRound | None = None) -> None:
+def keep(
+    table_id: int,
+    version: int,
+    round_row: Round,
+    engine: GameRound | None = None,
+    table: Table | None = None,
+    seated: list[Seat] | None = None,
+) -> None:
     """Once the current transaction commits: `round_row`, as just written, is the table's round at `version`.
 
     `engine` is the round as the play left it (its state is what the row holds): the next play takes a
-    copy of it (`take_engine`) instead of decoding the row's state.
+    copy of it (`take_engine`) instead of decoding the row's state. `table` and `seated` (the table's
+    row and its taken seats with their accounts, as the play left them) are kept too, when given.
     """
-    transaction.on_commit(partial(_keep, table_id, version, _copy(round_row, engine)))
+    held = _Held(
+        version,
+        _copy(round_row, engine),
+        _copy(table) if table is not None else None,
+        [_seat_copy(seat) for seat in seated] if seated is not None else None,
+    )
+    transaction.on_commit(partial(_keep, table_id, held))
 
 
-def _copy(round_row: Round, engine: GameRound | None = None) -> Round:
+def _copy(row: Model, engine: GameRound | None = None) -> Model:
     """A row of its own with the same field values (a play replaces a field's value, never changes it in place).
 
-    Its own state, with no related rows, as a round read by its own query (casino.rows
+    Its own state, with no related rows, as a row read by its own query (casino.rows
     makes rows the same way): not Django's copy, which pickles the state to copy it.
-    With a copy of `engine`: the play's own goes on to its viewers' frames (tables.live.frames).
+    With a copy of `engine` (a round's): the play's own goes on to its viewers' frames (tables.live.frames).
     """
-    clone = Round.__new__(Round)
-    clone.__dict__.update(round_row.__dict__)
+    clone = row.__class__.__new__(row.__class__)
+    clone.__dict__.update(row.__dict__)
     clone.__dict__.pop(_ENGINE, None)
+    clone.__dict__.pop(_SEATS, None)
     state = clone._state = ModelState()
-    state.adding, state.db = False, round_row._state.db
+    state.adding, state.db = False, row._state.db
     if engine is not None:
         clone.__dict__[_ENGINE] = engine.copy()
     return clone
 
 
-# Where a held row carries its round's engine until a play takes it.
+def _seat_copy(seat: Seat) -> Seat:
+    """A seat of its own with a copy of its account (its balance as the play's transfers left it), and no player."""
+    clone = _copy(seat)
+    if seat.account_id is not None:
+        Seat.account.field.set_cached_value(clone, _copy(seat.account))
+    return clone
+
+
+# Where a held row carries what a play takes from it: a round its engine, a table its seats.
 _ENGINE = "_held_engine"
+_SEATS = "_held_seats"
 
 
 def take_engine(round_row: Round) -> GameRound | None:
@@ -69,20 +111,52 @@ def take_engine(round_row: Round) -> GameRound | None:
     return round_row.__dict__.pop(_ENGINE, None)
 
 
-def _keep(table_id: int, version: int, round_row: Round) -> None:
+def take_seats(table: Table, player_id: int) -> list[Seat] | None:
+    """The held table's taken seats, once, with `player_id`'s own seats' player and limits read now; else None.
+
+    Only the seats and their stacks are as the last play left them (nothing
+    else changes them without a new version); a player's limits and breaks are
+    theirs to change at any time (issue 14), so they are read for each play.
+    """
+    seats = table.__dict__.pop(_SEATS, None)
+    if seats is None:
+        return None
+    found = rows.select(User, "t0.id = %s", [player_id], join=("play_limits",))
+    player = found[0] if found else None
+    for seat in seats:
+        if player is not None and seat.player_id == player_id:
+            Seat.player.field.set_cached_value(seat, player)
+    return seats
+
+
+def _keep(table_id: int, held: _Held) -> None:
     with _lock:
-        held = _held.get(table_id)
-        if held is None or held[0] < version:
-            _held[table_id] = (version, round_row)
+        kept = _held.get(table_id)
+        if kept is None or kept.version < held.version:
+            _held[table_id] = held
+
+
+# The table's version and next deadline, as a play locking it finds them.
+_CURRENT = rows.statement(Table, "SELECT {version}, {deadline} FROM {table} WHERE {id} = %s")
+_CURRENT_LOCKED = rows.statement(Table, "SELECT {version}, {deadline} FROM {table} WHERE {id} = %s FOR UPDATE")
 
 
 def locked_table(table_id: int) -> Table | None:
-    """The table's row, locked, with its round: the one held here when it is current, else read.
+    """The table's row, locked, with its round: the ones held here when they are current, else read.
 
     Taken on every play: SQL built once (casino.rows), not by the ORM each time.
+    When this process holds the table's row at the version the database has
+    (and the same deadline), nothing changed it since: only the version and
+    deadline are read, under the lock, and the held row and seats are taken.
     """
     with _lock:
         held = _held.pop(table_id, None)
+    if held is not None and held.table is not None and _current(table_id, held.table):
+        table = held.table
+        Table.current_round.field.set_cached_value(table, held.round_row)
+        if held.seated is not None:
+            table.__dict__[_SEATS] = held.seated
+        return table
     if connection.features.has_select_for_update:
         # On PostgreSQL the round is read by its own query once the row lock is
         # held: joined into the locking query, READ COMMITTED would return the
@@ -93,20 +167,32 @@ def locked_table(table_id: int) -> Table | None:
         # (BEGIN IMMEDIATE), so the round read with the table is current;
         # it is not read at all when the table is still at the held version.
         narrowed = {"current_round": "t0.version <> %s"} if held is not None else None
-        params = [held[0], table_id] if held is not None else [table_id]
+        params = [held.version, table_id] if held is not None else [table_id]
         found = rows.select(Table, "t0.id = %s", params, join=("current_round",), join_on=narrowed)
     if not found:
         return None
     table = found[0]
     field = Table.current_round.field
-    if held is not None and held[0] == table.version and held[1].pk == table.current_round_id:
-        field.set_cached_value(table, held[1])  # nobody changed the table since this process's play stored it
+    if held is not None and held.version == table.version and held.round_row.pk == table.current_round_id:
+        field.set_cached_value(table, held.round_row)  # nobody changed the table since this process's play stored it
     elif table.current_round_id is None:
         field.set_cached_value(table, None)
     elif not field.is_cached(table):
         round_rows = rows.select(Round, "t0.id = %s", [table.current_round_id])
         field.set_cached_value(table, round_rows[0] if round_rows else None)
     return table
+
+
+def _current(table_id: int, held: Table) -> bool:
+    """Lock the table's row (PostgreSQL; SQLite's transaction holds the database) and say whether `held` is it."""
+    locking = connection.features.has_select_for_update
+    found = rows.fetch((_CURRENT_LOCKED if locking else _CURRENT)(), [table_id])
+    if not found:
+        return False
+    version, deadline = found[0]
+    if deadline is not None and not locking and deadline.tzinfo is None:
+        deadline = deadline.replace(tzinfo=connection.timezone)  # SQLite keeps them naive, in UTC
+    return version == held.version and deadline == held.deadline
 
 
 def forget() -> None:

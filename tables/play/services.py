@@ -63,7 +63,8 @@ def _commit(table: Table, engine=None, seated: list[Seat] | None = None) -> Chan
     rows.update(table, ["version", *changed])
     table._stored = live
     if rounds.in_progress(table) is not None:
-        held.keep(table.pk, table.version, round_row, engine)  # the next play here need not read it back
+        # The next play here need not read them back: the round, its engine, the table and (with a play's) its seats.
+        held.keep(table.pk, table.version, round_row, engine, table, seated)
     play = None
     if seated is not None and engine is not None:
         # A play (the one that settles its round included) or a new betting window: its listeners
@@ -265,7 +266,10 @@ def do_act(
         # Read once: the seat check now, the chips' accounts when the play moves some.
         # (Not the other players: a play needs their ids only.)
         # (The player with their own limits: issue 14, checked below in this transaction.)
-        seated = rounds.seated(table, players=False, limits_of=user.pk)
+        # As this process's last play left them when it holds them (tables.play.held), the player read anew.
+        seated = held.take_seats(table, user.pk)
+        if seated is None:
+            seated = rounds.seated(table, players=False, limits_of=user.pk)
         player = _own_seat(table, user, seat, seated).player
         now = rounds.now()
         late = _overdue(table, now)

@@ -2,17 +2,22 @@
 
 from __future__ import annotations
 
+import datetime as dt
+
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+
+from accounts.models import User
 
 from tables.engine import GameRound
 from tables.engine import round as engine_round
 from tables.live import frames
-from tables.models import Round, Table
+from tables.models import Round, Seat, Table
 from tables.play import held, services
 from tables.play.errors import TableError
-from tests.tables.conftest import seat_and_bet
+from tests.tables.conftest import open_next_window, seat_and_bet
 
 # Real commits: a round is held only once its play's transaction commits.
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -39,25 +44,29 @@ def dealt(multi_table, alice, bob, carol, rig):
 
 def test_it_holds_the_round_its_own_play_stored_and_the_next_play_takes_it(dealt, alice, bob):
     current = version(dealt)
-    assert held._held[dealt.pk][0] == current  # the last bet's commit
+    assert held._held[dealt.pk].version == current  # the last bet's commit
 
     services.do_act(dealt.pk, alice, "stand", seat=1, version=current)
 
-    kept_version, kept_round = held._held[dealt.pk]
+    kept = held._held[dealt.pk]
+    kept_version, kept_round = kept.version, kept.round_row
     assert kept_version == current + 1 == version(dealt)
     assert [event["seat"] for event in kept_round.state["events"] if event["kind"] == "stand"] == [1]
     assert stands(dealt) == [1]
 
 
-def test_a_play_on_the_held_round_reads_no_round_back(dealt, alice):
-    """On PostgreSQL the round's own query goes; on SQLite the lock's join brings no round row."""
+def test_a_play_on_the_held_table_reads_back_no_round_no_table_row_and_no_seats(dealt, alice):
+    """Under the lock, only the table's version and deadline, and the player with their own limits."""
+    current = version(dealt)
     with CaptureQueriesContext(connection) as queries:
-        services.do_act(dealt.pk, alice, "stand", seat=1, version=version(dealt))
-    round_reads = [query["sql"] for query in queries if query["sql"].lstrip().startswith("SELECT") and '"tables_round"' in query["sql"]]
-    if connection.features.has_select_for_update:
-        assert round_reads == []
-    else:
-        assert len(round_reads) == 1 and "<>" in round_reads[0]  # joined only if the version moved on
+        services.do_act(dealt.pk, alice, "stand", seat=1, version=current)
+    reads = [query["sql"] for query in queries if query["sql"].lstrip().startswith("SELECT")]
+    assert not any('"tables_round"' in sql or '"tables_seat"' in sql for sql in reads)
+    [table_read] = [sql for sql in reads if '"tables_table"' in sql]
+    assert table_read.startswith('SELECT "version", "deadline" FROM "tables_table"')
+    [player_read] = [sql for sql in reads if '"accounts_user"' in sql]
+    assert "play_limits" in player_read or "playlimits" in player_read
+    assert stands(dealt) == [1]
 
 
 def test_a_table_another_process_changed_is_read_back(dealt, alice, bob):
@@ -133,3 +142,60 @@ def test_the_next_play_leaves_the_round_its_viewers_were_shown_alone(dealt, alic
     services.do_act(dealt.pk, bob, "stand", seat=2, version=version(dealt))
 
     assert shown.events == events and shown.to_act() == (2, 0)
+
+
+def assert_held_seats_as_stored(table) -> None:
+    """Every seat this process holds is the seat the database has: each field, its stack and its loan."""
+    kept = held._held[table.pk]
+    assert kept.seated is not None
+    stored = {seat.number: seat for seat in Seat.objects.filter(table=table, player__isnull=False).select_related("account")}
+    assert [seat.number for seat in kept.seated] == sorted(stored)
+    for seat in kept.seated:
+        fields = [field.attname for field in Seat._meta.concrete_fields]
+        assert [getattr(seat, name) for name in fields] == [getattr(stored[seat.number], name) for name in fields]
+        account = seat._state.fields_cache["account"]  # held with the seat: no query
+        assert (account.balance, account.credit) == (stored[seat.number].account.balance, stored[seat.number].account.credit)
+
+
+def test_the_held_seats_are_the_seats_as_stored_through_rounds_with_doubles_a_top_up_and_a_leaver(
+    multi_table, alice, bob, carol, rig
+):
+    # Round 1: alice doubles her 16, busts and loses her whole stack (20 chips); bob and carol stand, and carol asks to leave.
+    # Round 2: alice's empty seat is lent 100 chips as the window opens; she and bob bet, carol is gone.
+    second = ["TS", "9H", "KD", "TD", "7C", "8S"]
+    rig([*SIXTEENS, "9C", *second], second)  # the same shoe, or a new one if the first is done
+    services.do_sit(multi_table.pk, alice, 1, buy_in=20)
+    services.do_sit(multi_table.pk, bob, 2)
+    services.do_sit(multi_table.pk, carol, 3)
+    open_next_window(multi_table)
+    for seat, player in ((1, alice), (2, bob), (3, carol)):
+        services.do_act(multi_table.pk, player, "bet", seat=seat, amount=10, version=version(multi_table))
+        assert_held_seats_as_stored(multi_table)
+    services.do_act(multi_table.pk, alice, "double", seat=1, version=version(multi_table))
+    assert_held_seats_as_stored(multi_table)
+    services.do_act(multi_table.pk, bob, "stand", seat=2, version=version(multi_table))
+    assert_held_seats_as_stored(multi_table)
+    services.do_leave(multi_table.pk, carol, 3, version=version(multi_table))  # after this round
+    services.do_act(multi_table.pk, carol, "stand", seat=3, version=version(multi_table))
+    assert Seat.objects.get(table=multi_table, number=1).account.balance == 0
+
+    open_next_window(multi_table)
+    assert Seat.objects.get(table=multi_table, number=1).account.credit == 100
+    assert_held_seats_as_stored(multi_table)  # the window's own seats, the loan made in it
+    for seat, player in ((1, alice), (2, bob)):
+        services.do_act(multi_table.pk, player, "bet", seat=seat, amount=10, version=version(multi_table))
+        assert_held_seats_as_stored(multi_table)
+    assert [seat.number for seat in held._held[multi_table.pk].seated] == [1, 2]
+
+
+def test_a_play_on_held_seats_checks_the_player_as_they_are_now(dealt, alice):
+    """Held seats carry no players: a break taken since the last play (issue 14) refuses the next one."""
+    assert held._held[dealt.pk].seated is not None  # the bets' seats: alice's stand would take them
+    # Her break, as another process starts it; the seats stay until its Stop playing commits.
+    User.objects.filter(pk=alice.pk).update(paused_until=timezone.now() + dt.timedelta(hours=1))
+
+    with pytest.raises(TableError) as refused:
+        services.do_act(dealt.pk, alice, "stand", seat=1, version=version(dealt))
+
+    assert refused.value.code == "paused"
+    assert stands(dealt) == []
