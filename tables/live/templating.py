@@ -15,9 +15,9 @@ pass through either engine unescaped, and everything else is escaped.
 
 from __future__ import annotations
 
+from collections.abc import MutableMapping
 from functools import lru_cache
 from pathlib import Path
-from collections.abc import MutableMapping
 from typing import Any
 
 from django.conf import settings

@@ -44,7 +44,7 @@ class _Held:
 
     version: int
     round_row: Round  # with a copy of its engine (`take_engine`)
-    table: Table | None  # the table's row
+    table: Table  # the table's row
     seated: list[Seat] | None  # its taken seats, with their accounts (not their players)
 
 
@@ -52,27 +52,20 @@ _held: dict[int, _Held] = {}
 _lock = threading.Lock()
 
 
-def keep(
-    table_id: int,
-    version: int,
-    round_row: Round,
-    engine: GameRound | None = None,
-    table: Table | None = None,
-    seated: list[Seat] | None = None,
-) -> None:
-    """Once the current transaction commits: `round_row`, as just written, is the table's round at `version`.
+def keep(table: Table, round_row: Round, engine: GameRound, seated: list[Seat] | None) -> None:
+    """Once the current transaction commits: `table`, `round_row` and `seated`, as just written, are the table at its version.
 
     `engine` is the round as the play left it (its state is what the row holds): the next play takes a
-    copy of it (`take_engine`) instead of decoding the row's state. `table` and `seated` (the table's
-    row and its taken seats with their accounts, as the play left them) are kept too, when given.
+    copy of it (`take_engine`) instead of decoding the row's state. `seated` are the table's taken
+    seats with their accounts as the play left them, when the play read them all (else None).
     """
     held = _Held(
-        version,
+        table.version,
         _copy(round_row, engine),
-        _copy(table) if table is not None else None,
+        _copy(table),
         [_seat_copy(seat) for seat in seated] if seated is not None else None,
     )
-    transaction.on_commit(partial(_keep, table_id, held))
+    transaction.on_commit(partial(_keep, table.pk, held))
 
 
 def _copy(row: Model, engine: GameRound | None = None) -> Model:
@@ -121,11 +114,10 @@ def take_seats(table: Table, player_id: int) -> list[Seat] | None:
     seats = table.__dict__.pop(_SEATS, None)
     if seats is None:
         return None
-    found = rows.select(User, "t0.id = %s", [player_id], join=("play_limits",))
-    player = found[0] if found else None
-    for seat in seats:
-        if player is not None and seat.player_id == player_id:
-            Seat.player.field.set_cached_value(seat, player)
+    for player in rows.select(User, "t0.id = %s", [player_id], join=("play_limits",)):
+        for seat in seats:
+            if seat.player_id == player_id:
+                Seat.player.field.set_cached_value(seat, player)
     return seats
 
 
@@ -151,7 +143,7 @@ def locked_table(table_id: int) -> Table | None:
     """
     with _lock:
         held = _held.pop(table_id, None)
-    if held is not None and held.table is not None and _current(table_id, held.table):
+    if held is not None and _current(table_id, held.table):
         table = held.table
         Table.current_round.field.set_cached_value(table, held.round_row)
         if held.seated is not None:

@@ -64,7 +64,7 @@ def _commit(table: Table, engine=None, seated: list[Seat] | None = None) -> Chan
     table._stored = live
     if rounds.in_progress(table) is not None:
         # The next play here need not read them back: the round, its engine, the table and (with a play's) its seats.
-        held.keep(table.pk, table.version, round_row, engine, table, seated)
+        held.keep(table, round_row, engine, seated)
     play = None
     if seated is not None and engine is not None:
         # A play (the one that settles its round included) or a new betting window: its listeners
