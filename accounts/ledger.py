@@ -208,7 +208,11 @@ def grants_account() -> LedgerAccount:
 
 
 def bankroll_of(user: User) -> LedgerAccount:
-    return LedgerAccount.objects.get(kind=AccountKind.BANKROLL, user=user)
+    # SQL built once (casino.rows): every sit reads it.
+    found = rows.select(LedgerAccount, "t0.kind = %s AND t0.user_id = %s", [AccountKind.BANKROLL.value, user.pk])
+    if not found:
+        raise LedgerAccount.DoesNotExist(f"{user} has no bankroll.")
+    return found[0]
 
 
 def open_bankroll(user: User) -> LedgerAccount:

@@ -275,7 +275,8 @@ def seat_account_for(seat: Seat, user: User, label: str) -> LedgerAccount:
 
     The table is locked, so nothing else moves chips into these accounts meanwhile.
     """
-    kept = SeatAccount.objects.filter(seat=seat, player=user).select_related("account").first()
+    found = rows.select(SeatAccount, "t0.seat_id = %s AND t0.player_id = %s", [seat.pk, user.pk], join=("account",))
+    kept = found[0] if found else None
     if kept is not None and kept.account.balance == 0 and not Seat.objects.filter(account_id=kept.account_id).exists():
         return kept.account
     account = ledger.open_seat_account(user, label)

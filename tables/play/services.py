@@ -138,14 +138,15 @@ def check_sit(table: Table, user: User, number: int, buy_in: int, version: int |
         raise TableError("This is a private table.", "private")
     if access.is_paused(user):
         raise TableError(f"You are taking a break until {pauses.until_words(user)}.", "paused")
-    try:
-        seat = table.seats.get(number=number)
-    except Seat.DoesNotExist:
-        raise TableError(f"This table has no seat {number}.", "no_seat") from None
+    # The table's seats in one read (SQL built once, casino.rows): the one asked for, and those the player holds.
+    seats = rows.select(Seat, "t0.table_id = %s", [table.pk])
+    seat = next((seat for seat in seats if seat.number == number), None)
+    if seat is None:
+        raise TableError(f"This table has no seat {number}.", "no_seat")
     if seat.player_id is not None:
         raise TableError("Someone else took that seat.", "seat_taken")
     check_seat_not_stale(seat, version)
-    if not access.may_take_another_seat(table, table.seats.filter(player=user).count()):
+    if not access.may_take_another_seat(table, sum(other.player_id == user.pk for other in seats)):
         raise TableError("You already have a seat at this table.", "already_seated")
     if type(buy_in) is not int or buy_in < table.min_bet:
         raise TableError(f"Buy in with at least the minimum bet, {table.min_bet} chips.", "bad_amount")
@@ -355,13 +356,16 @@ def do_expire(table_id: int, version: int) -> Change | None:
         return _expire_locked(table, now)
 
 
+_OVERDUE = rows.statement(Table, "SELECT {version} FROM {table} WHERE {id} = %s AND {deadline} <= %s")
+
+
 def settle_overdue(table_id: int) -> Change | None:
     """Settle a deadline that passed while no timer was armed (a restart, a lost process)."""
-    overdue = (
-        Table.objects.filter(pk=table_id, deadline__lte=timezone.now()).values_list("version", flat=True).first()
-    )
-    if overdue is None:
+    # SQL built once (casino.rows): every seat change, and every socket that opens, asks first.
+    found = rows.fetch(_OVERDUE(), [table_id, connection.ops.adapt_datetimefield_value(timezone.now())])
+    if not found:
         return None
+    overdue = found[0][0]
     change = None
     # Several deadlines may have passed (a window, then a decision ...).
     for _ in range(MAX_CATCH_UP):

@@ -1,5 +1,7 @@
 import pytest
 from django.core.management import call_command
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from accounts import ledger
 from accounts.audit import audit_ledger
@@ -200,3 +202,20 @@ def test_it_opens_a_new_account_when_the_old_one_is_held_at_another_seat(alice):
     assert seat(table, 1).account.balance == 40
     assert seat_accounts(alice) == 2
     assert audit_ledger().ok
+
+
+def test_a_sit_takes_a_pinned_number_of_queries(multi_table, alice, bob):
+    services.do_sit(multi_table.pk, alice, 1)
+    # The savepoint (BEGIN outside tests); lock the table (no round yet: the
+    # window waits for the pause); the table's seats, in one read (the one
+    # asked for, and how many bob holds); bob's stack at that seat from
+    # before (none); a new seat account and its record; bob's bankroll; the
+    # buy-in's savepoint, its two balances and its transfer, released; the
+    # seat; the table's version; release. (It was 16: the seat and bob's
+    # seats read apart, by the ORM.) A sit is the load test's arrival, 600
+    # of them in its first ten seconds at 600 players (docs/performance.md).
+    with CaptureQueriesContext(connection) as queries:
+        services.do_sit(multi_table.pk, bob, 2)
+    assert len(queries) == 15, "\n".join(query["sql"][:120] for query in queries)
+    taken = seat(multi_table, 2)
+    assert (taken.player, taken.account.balance, ledger.bankroll_of(bob).balance) == (bob, 100, 900)
