@@ -108,11 +108,18 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.audience = audience(get_channel_layer())
         self.player_id = access.viewer_id(self.user)
         await self.audience.join(self.table_id, self, self.player_id)
-        version, deadline = await database_sync_to_async(_settle_and_read_deadline)(self.table_id)
-        # This process may have no timer for the table's next deadline (it was
-        # restarted, or it never committed a change here): arm one.
-        timers.arm(self.table_id, version, deadline)
-        await self.send_table()
+        async with self.frame_lock:
+            # One call on the database thread: what passed unwatched settled, the table's version
+            # and next deadline, and the whole table at that version (a page load, a reconnect).
+            version, deadline, frame = await database_sync_to_async(self._first_frame)()
+            # This process may have no timer for the table's next deadline (it was
+            # restarted, or it never committed a change here): arm one.
+            timers.arm(self.table_id, version, deadline)
+            await self._send(frame)
+
+    def _first_frame(self) -> tuple[int, object, str]:
+        version, deadline = _settle_and_read_deadline(self.table_id)
+        return version, deadline, self._frame(None, version)
 
     def _may_watch(self) -> int | None:
         """None if the viewer may watch the table, else the code to close with."""
@@ -244,8 +251,9 @@ class TableConsumer(AsyncWebsocketConsumer):
         async with self.frame_lock:
             await self._send(await database_sync_to_async(self._frame)(notice))
 
-    def _frame(self, notice: str | None) -> str:
-        table = frames.rendered(self.table_id)
+    def _frame(self, notice: str | None, version: int | None = None) -> str:
+        """The frame of the table's newest version, or of `version` (one just read) or newer."""
+        table = frames.rendered(self.table_id, version)
         if not self._knows_bankroll(table):
             self.bankroll = balances.bankroll_balance(access.viewer_id(self.user))
             self.bankroll_known = True

@@ -8,6 +8,7 @@ import pytest
 
 from accounts.services import do_set_coach_hints
 from tables.live import frames
+from tables.live.consumers import TableConsumer
 from tables.live.pieces import Sent, frame_for, whole_table
 from tables.models import Seat
 from tables.play import services
@@ -55,6 +56,19 @@ def test_it_reads_a_version_once_for_all_its_viewers(betting, alice, bob, carol,
     with django_assert_num_queries(1):
         for_carol, _ = whole_table(betting.pk, carol, version=current)
     assert '<strong id="bankroll">1,000</strong>' in for_carol
+
+
+def test_a_socket_opening_reads_the_table_once(betting, carol, django_assert_num_queries):
+    current = version(betting)
+    whole_table(betting.pk, carol, version=current)  # this process holds the table at that version
+    consumer = TableConsumer()
+    consumer.table_id, consumer.user, consumer.sent = betting.pk, carol, Sent()
+    # Anything overdue (nothing); the version and next deadline; carol's bankroll, as she
+    # watches. The table at the version just read is taken as held, not asked for again.
+    with django_assert_num_queries(3):
+        opened_at, deadline, frame = consumer._first_frame()
+    assert (opened_at, deadline) == (current, betting.deadline)
+    assert f'id="version" data-version="{current}"' in frame and '<strong id="bankroll">1,000</strong>' in frame
 
 
 def test_it_shows_the_new_version_after_a_change(betting, alice, bob):
