@@ -356,17 +356,16 @@ def do_expire(table_id: int, version: int) -> Change | None:
         return _expire_locked(table, now)
 
 
+# Asked before every seat change and as every socket opens: SQL built once (casino.rows).
 _OVERDUE = rows.statement(Table, "SELECT {version} FROM {table} WHERE {id} = %s AND {deadline} <= %s")
 
 
 def settle_overdue(table_id: int) -> Change | None:
     """Settle a deadline that passed while no timer was armed (a restart, a lost process)."""
-    # SQL built once (casino.rows): every seat change, and every socket that opens, asks first.
     found = rows.fetch(_OVERDUE(), [table_id, connection.ops.adapt_datetimefield_value(timezone.now())])
     if not found:
         return None
-    overdue = found[0][0]
-    change = None
+    change, overdue = None, found[0][0]
     # Several deadlines may have passed (a window, then a decision ...).
     for _ in range(MAX_CATCH_UP):
         step = do_expire(table_id, overdue)
