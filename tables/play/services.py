@@ -264,10 +264,8 @@ def do_act(
         raise TableError("That is not something you can do at a blackjack table.", "unknown_action")
     with transaction.atomic():
         table = _lock(table_id)
-        # Read once: the seat check now, the chips' accounts when the play moves some.
-        # (Not the other players: a play needs their ids only.)
-        # (The player with their own limits: issue 14, checked below in this transaction.)
-        # As this process's last play left them when it holds them (tables.play.held), the player read anew.
+        # The seats read once, for the seat check and the chips' accounts (not the other players), as this
+        # process's last play left them if it holds them (tables.play.held); the player, limits and all, anew.
         seated = held.take_seats(table, user.pk)
         if seated is None:
             seated = rounds.seated(table, players=False, limits_of=user.pk)
@@ -340,13 +338,20 @@ def _overdue(table: Table, now: dt.datetime) -> bool:
     return table.deadline is not None and table.deadline <= now
 
 
-_DUE = rows.statement(Table, "SELECT 1 FROM {table} WHERE {id} = %s AND {version} = %s AND {deadline} <= %s")
+# Asked by every timer, before every seat change and as every socket opens: SQL built once (casino.rows).
+_OVERDUE = rows.statement(Table, "SELECT {version} FROM {table} WHERE {id} = %s AND {deadline} <= %s")
+
+
+def _overdue_version(table_id: int) -> int | None:
+    """The table's version if its deadline has passed (a plain read, no lock), else None."""
+    found = rows.fetch(_OVERDUE(), [table_id, connection.ops.adapt_datetimefield_value(timezone.now())])
+    return found[0][0] if found else None
 
 
 def do_expire(table_id: int, version: int) -> Change | None:
     """A deadline passed: apply its default. Idempotent: a stale or early call does nothing."""
-    # A plain read first, SQL built once: most stale timers never take the write lock.
-    if not rows.fetch(_DUE(), [table_id, version, connection.ops.adapt_datetimefield_value(timezone.now())]):
+    # A plain read first: most stale timers never take the write lock.
+    if _overdue_version(table_id) != version:
         return None
     with transaction.atomic():
         table = _lock(table_id)
@@ -356,16 +361,11 @@ def do_expire(table_id: int, version: int) -> Change | None:
         return _expire_locked(table, now)
 
 
-# Asked before every seat change and as every socket opens: SQL built once (casino.rows).
-_OVERDUE = rows.statement(Table, "SELECT {version} FROM {table} WHERE {id} = %s AND {deadline} <= %s")
-
-
 def settle_overdue(table_id: int) -> Change | None:
     """Settle a deadline that passed while no timer was armed (a restart, a lost process)."""
-    found = rows.fetch(_OVERDUE(), [table_id, connection.ops.adapt_datetimefield_value(timezone.now())])
-    if not found:
+    change, overdue = None, _overdue_version(table_id)
+    if overdue is None:
         return None
-    change, overdue = None, found[0][0]
     # Several deadlines may have passed (a window, then a decision ...).
     for _ in range(MAX_CATCH_UP):
         step = do_expire(table_id, overdue)
