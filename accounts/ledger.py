@@ -299,9 +299,10 @@ def top_up(
     """
     if not read:
         seat_account.refresh_from_db(fields=["balance", "credit"])
-    if seat_account.balance >= 1:
+    due = top_up_due(seat_account)
+    if not due:
         return None
-    amount = settings.TOP_UP_CHIPS if amount is None else amount
+    amount = due if amount is None else amount
     made = transfer(
         source=grants_account(),
         destination=seat_account,
@@ -314,6 +315,11 @@ def top_up(
     LedgerAccount.objects.filter(pk=seat_account.pk).update(credit=amount)
     seat_account.credit = amount
     return made
+
+
+def top_up_due(seat_account: LedgerAccount) -> int:
+    """The chips `top_up` would lend the seat now (its balance as the instance holds it): 0 while it holds 1 or more."""
+    return settings.TOP_UP_CHIPS if seat_account.balance < 1 else 0
 
 
 def cap_credit(accounts: list[LedgerAccount]) -> None:

@@ -341,41 +341,39 @@ def update_each(instances: Sequence[Model], fields: Sequence[str]) -> int:
     return _run(conn, sql, params, False)
 
 
-def insert(instances: Sequence[Model]) -> None:
-    """Insert `instances` (one model, new rows) in one statement; their primary keys are not read back."""
+def insert(instances: Sequence[Model], *, key: bool = False) -> None:
+    """Insert `instances` (one model, new rows) in one statement; key=True (one row): its primary key read back."""
     if not instances:
         return
     model = type(instances[0])
     conn = connections[DEFAULT_DB_ALIAS]
-    key = (conn.vendor, model)
-    shape = _inserts.get(key)
+    if key and not conn.features.can_return_columns_from_insert:
+        instances[0].save(force_insert=True)  # an SQLite older than 3.35: the ORM reads the key its own way
+        return
+    shape = _inserts.get((conn.vendor, model))
     if shape is None:
         meta = model._meta
         chosen = [field for field in meta.concrete_fields if not field.primary_key]
         columns = ", ".join(_quote(field.column) for field in chosen)
         sql = f"INSERT INTO {_quote(meta.db_table)} ({columns}) VALUES "
-        shape = _inserts[key] = (sql, chosen, [_plain(field) for field in chosen])
+        shape = _inserts[(conn.vendor, model)] = (sql, chosen, [_plain(field) for field in chosen])
     sql, chosen, plain = shape
     row = "(" + ", ".join(["%s"] * len(chosen)) + ")"
     params = []
     for instance in instances:
         params += _values(instance, chosen, plain, conn, True)
-    _run(conn, sql + ", ".join([row] * len(instances)), params, False)
+    sql += ", ".join([row] * len(instances))
+    if not key:
+        _run(conn, sql, params, False)
+        return
+    (instance,) = instances
+    instance.pk = _run(conn, f"{sql} RETURNING {_quote(model._meta.pk.column)}", params, True)[0][0]
+    instance._state.adding, instance._state.db = False, conn.alias
 
 
 def execute(sql: str, params: Sequence[Any]) -> int:
     """One statement of the caller's own; the rows it changed."""
     return _run(connections[DEFAULT_DB_ALIAS], sql, params, False)
-
-
-def table(model: type[Model]) -> str:
-    """The model's table name, quoted for SQL."""
-    return _quote(model._meta.db_table)
-
-
-def column(model: type[Model], name: str) -> str:
-    """A field's column name, quoted for SQL."""
-    return _quote(model._meta.get_field(name).column)
 
 
 def statement(model: type[Model], template: str) -> Callable[[], str]:

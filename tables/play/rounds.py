@@ -106,21 +106,19 @@ def open_window(table: Table, now: dt.datetime) -> Opened | None:
         number = previous.number + 1  # the table's latest round: only this function makes rounds
     else:
         number = (table.rounds.aggregate(last=Max("number"))["last"] or 0) + 1
-    round_row = Round.objects.create(
-        table=table, number=number, profile=table.profile, shoe_id=shoe_id, phase=RoundPhase.BETTING, state={},
-        names={str(seat.number): seat.player.username for seat in seats},
+    # The stacks were read just now, under the table's lock: the top-ups due are worked out from them, the
+    # round is written with its state (one statement), then the top-ups, whose transfers name the round.
+    due = {seat.number: ledger.top_up_due(seat.account) for seat in seats} if table.top_up else {}
+    stacks = {seat.number: seat.account.balance + due.get(seat.number, 0) for seat in seats}
+    engine = GameRound.new(rules=rules, shoe=engine_shoe, seats=stacks, min_bet=table.min_bet, max_bet=table.max_bet)
+    round_row = Round(
+        table=table, number=number, profile=table.profile, shoe_id=shoe_id, phase=RoundPhase.BETTING,
+        state=engine.to_json(), names={str(seat.number): seat.player.username for seat in seats},
     )
-    if table.top_up:
-        for seat in seats:
-            # The stacks were read just now, under the table's lock: the ledger need not read them again.
+    rows.insert([round_row], key=True)
+    for seat in seats:
+        if due.get(seat.number):
             ledger.top_up(seat_account=seat.account, round=round_row, read=True)
-    # Each account's balance is as read, or as the top-up left it.
-    stacks = {seat.number: seat.account.balance for seat in seats}
-    engine = GameRound.new(
-        rules=rules, shoe=engine_shoe, seats=stacks, min_bet=table.min_bet, max_bet=table.max_bet
-    )
-    round_row.state = engine.to_json()
-    rows.update(round_row, ["state"])
     table.current_round = round_row
     table.deadline = now + dt.timedelta(seconds=table.betting_seconds) if table.timed else None
     return Opened(engine=engine, seated=taken)

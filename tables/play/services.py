@@ -62,9 +62,10 @@ def _commit(table: Table, engine=None, seated: list[Seat] | None = None) -> Chan
     changed = [name for name, old, new in zip(("deadline", "current_round", "decisions"), stored, live) if old != new]
     rows.update(table, ["version", *changed])
     table._stored = live
-    if rounds.in_progress(table) is not None:
-        # The next play here need not read them back: the round, its engine, the table and (with a play's) its seats.
-        held.keep(table, round_row, engine, seated)
+    if round_row is not None:
+        # Not read back by the next change here: the table, its round and, while it is played, its engine and seats.
+        playing = rounds.in_progress(table) is not None
+        held.keep(table, round_row, engine if playing else None, seated if playing else None)
     play = None
     if seated is not None and engine is not None:
         # A play (the one that settles its round included) or a new betting window: its listeners
@@ -324,11 +325,9 @@ def _expire_locked(table: Table, now: dt.datetime) -> Change:
     round_row = rounds.in_progress(table)
     if round_row is None:
         table.deadline = None
-        opened = rounds.open_window(table, now)
-        if opened is None:
-            return _commit(table)
         # The new round as just made: neither it nor the seats are read back, here or by the viewers' frames.
-        return _commit(table, opened.engine, opened.seated)
+        opened = rounds.open_window(table, now)
+        return _commit(table) if opened is None else _commit(table, opened.engine, opened.seated)
     engine = rounds.load(round_row)
     _apply(table, round_row, engine, lambda: engine.expire(actor="timer"))
     return _commit(table, engine)

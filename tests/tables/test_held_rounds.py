@@ -94,12 +94,30 @@ def test_a_refused_play_leaves_the_round_as_stored_and_the_next_play_reads_it(de
     assert stands(dealt) == [1, 2]
 
 
-def test_a_settled_round_is_not_held(dealt, alice, bob, carol):
+def test_a_settled_round_is_held_without_its_engine_and_seats_and_the_next_window_reads_neither_table_nor_round(
+    dealt, alice, bob, carol, monkeypatch
+):
     for seat, player in ((1, alice), (2, bob), (3, carol)):
         services.do_act(dealt.pk, player, "stand", seat=seat, version=version(dealt))
+    settled = Table.objects.get(pk=dealt.pk).current_round
+    assert settled.phase == "settled"
+    kept = held._held[dealt.pk]
+    # Its results and leavers changed the seats: read again by the next change.
+    assert kept.version == version(dealt) and kept.round_row.phase == "settled" and kept.seated is None
+    assert held.take_engine(kept.round_row) is None
 
-    assert Round.objects.get(pk=Table.objects.get(pk=dealt.pk).current_round_id).phase == "settled"
-    assert dealt.pk not in held._held
+    # The pause waited out (the clock moved on, not the row): under the lock only the table's
+    # version and deadline are read, not the table with its settled round's state.
+    later = timezone.now() + dt.timedelta(seconds=dealt.pause_seconds + 1)
+    monkeypatch.setattr(services.timezone, "now", lambda: later)
+    with CaptureQueriesContext(connection) as queries:
+        assert services.do_expire(dealt.pk, version(dealt)) is not None
+
+    reads = [query["sql"] for query in queries if query["sql"].startswith("SELECT")]
+    assert not any("tables_round" in sql for sql in reads), reads
+    opened = Table.objects.get(pk=dealt.pk).current_round
+    assert (opened.number, opened.phase, opened.shoe_id) == (settled.number + 1, "betting", settled.shoe_id)
+    assert GameRound.from_json(opened.state).phase.value == "betting"
 
 
 def test_the_held_row_is_a_row_of_its_own(dealt, alice):
