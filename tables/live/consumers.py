@@ -255,12 +255,12 @@ class TableConsumer(AsyncWebsocketConsumer):
         """The frame of the table's newest version, or of `version` (one just read) or newer."""
         table = frames.rendered(self.table_id, version)
         if not self._knows_bankroll(table):
-            self.bankroll = balances.bankroll_balance(access.viewer_id(self.user))
+            self.bankroll = balances.bankroll_balance(self.player_id)
             self.bankroll_known = True
         return self._frame_of(table, notice)
 
     def _knows_bankroll(self, table: frames.Rendered) -> bool:
-        who = access.viewer_id(self.user)
+        who = self.player_id
         if who is None or who in table.state.bankrolls:
             self.bankroll_known = False  # seated: it comes with the table; once they stand up, read it again
             return True
@@ -268,7 +268,7 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     def _frame_of(self, table: frames.Rendered, notice: str | None = None) -> str:
         """This viewer's frame of `table`, its bankroll known (`_knows_bankroll`); remembered as sent."""
-        bankroll = table.state.bankrolls.get(access.viewer_id(self.user), self.bankroll)
+        bankroll = table.state.bankrolls.get(self.player_id, self.bankroll)
         return frame_for(table, self.user, bankroll, notice, self.sent)
 
     async def _send(self, html: str) -> None:

@@ -27,8 +27,8 @@ from collections.abc import Callable, Hashable
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 
-from django.utils.html import format_html, format_html_join
-from django.utils.safestring import mark_safe
+from django.utils.safestring import SafeString, mark_safe
+from markupsafe import escape
 
 from accounts.models import User
 from tables.live.frames import Rendered, rendered
@@ -135,7 +135,7 @@ def _finish_frame(table: Rendered, mine: Mine, viewer: User | None, sent: Sent, 
     if not any(parts):
         return ""
     # Which version the page now shows (tests and the load test's bots read it).
-    parts.append(table.piece("version", lambda: format_html('<i id="version" data-version="{}"></i>', table.version)))
+    parts.append(table.piece("version", lambda: SafeString(f'<i id="version" data-version="{table.version:d}"></i>')))
     return "".join(parts)
 
 
@@ -242,10 +242,12 @@ def _log(table: Rendered, mine: Mine, viewer: User | None, sent: Sent, *, whole:
         sent.log_lines = lines
         if count == len(lines):
             return ""
-        # The same new lines for every viewer who had the version before: made once.
-        return table.piece(("log-lines", count), lambda: format_html(
-            '<ol id="log-lines" hx-swap-oob="beforeend">{}</ol>',
-            format_html_join("", "<li>{}</li>", ((line,) for line in lines[count:])),
+        # The same new lines for every viewer who had the version before: made once, escaped as the
+        # log's template (log.html) escapes them.
+        return table.piece(("log-lines", count), lambda: SafeString(
+            '<ol id="log-lines" hx-swap-oob="beforeend">'
+            + "".join([f"<li>{escape(line)}</li>" for line in lines[count:]])
+            + "</ol>"
         ))
     sent.log_round, sent.log_lines = table.state.round_id, lines
     return table.piece("log", lambda: render("log", mine.view(), viewer))

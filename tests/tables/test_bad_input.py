@@ -551,8 +551,8 @@ async def test_an_html_username_is_escaped_in_the_tables_frames(django_user_mode
         await tab.drain()
         frame = tab.last
         assert_escaped(frame, name, "a frame")
-        # The seat, the log line of the bet and the stand: all escaped.
-        from django.utils.html import escape
+        # The seat, the log line of the bet and the stand: all escaped, the lines as the log's template escapes them.
+        from markupsafe import escape
 
         assert f"{escape(name)} bets 10." in frame and f"{escape(name)} stands." in frame
     for tab in (player_tab, bob_tab, spectator):

@@ -62,7 +62,8 @@ def test_a_socket_opening_reads_the_table_once(betting, carol, django_assert_num
     current = version(betting)
     whole_table(betting.pk, carol, version=current)  # this process holds the table at that version
     consumer = TableConsumer()
-    consumer.table_id, consumer.user, consumer.sent = betting.pk, carol, Sent()
+    # As its connect leaves it: the table, the viewer and their id, nothing sent yet.
+    consumer.table_id, consumer.user, consumer.player_id, consumer.sent = betting.pk, carol, carol.pk, Sent()
     # Anything overdue (nothing); the version and next deadline; carol's bankroll, as she
     # watches. The table at the version just read is taken as held, not asked for again.
     with django_assert_num_queries(3):
