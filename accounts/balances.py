@@ -8,9 +8,9 @@ from __future__ import annotations
 from django.db.models import Sum
 
 from accounts.models import AccountKind, LedgerAccount
-from casino import rows
+from casino import sql
 
-_BANKROLLS = rows.statement(LedgerAccount, "SELECT {user}, {balance} FROM {table} WHERE {kind} = %s AND {user} IN (%s)")
+_BANKROLLS = sql.statement(LedgerAccount, "SELECT {user}, {balance} FROM {table} WHERE {kind} = %s AND {user} IN (%s)")
 
 
 def bankroll_balance(user_id: int) -> int | None:
@@ -25,8 +25,8 @@ def bankroll_balances(user_ids: set[int]) -> dict[int, int]:
         return {}
     # Read with every version of a table: a statement of its own, not the ORM's.
     places = ", ".join(["%s"] * len(user_ids))
-    sql = _BANKROLLS().replace("(%s)", f"({places})")
-    return dict(rows.fetch(sql, [AccountKind.BANKROLL.value, *user_ids]))
+    statement = _BANKROLLS().replace("(%s)", f"({places})")
+    return dict(sql.fetch(statement, [AccountKind.BANKROLL.value, *user_ids]))
 
 
 def at_tables_balance(user_id: int) -> int:

@@ -24,7 +24,7 @@ from accounts.models import (
     TransferKind,
     fit_to_field,
 )
-from casino import rows
+from casino import rows, sql
 
 if TYPE_CHECKING:
     from django.db.models import Model
@@ -130,8 +130,8 @@ def transfer_all(moves: list[Move], *, round: Round | None = None) -> None:
                 _credit(destination, amount)
                 _debit(source, amount)
             records.append(
-                Transfer(
-                    source_id=source.pk, destination_id=destination.pk, amount=amount, kind=move.kind,
+                rows.new(
+                    Transfer, source_id=source.pk, destination_id=destination.pk, amount=amount, kind=move.kind,
                     reason=move.reason[:200], round_id=round.pk if round is not None else None,
                 )
             )
@@ -141,9 +141,9 @@ def transfer_all(moves: list[Move], *, round: Round | None = None) -> None:
 def _debit(account: LedgerAccount, amount: int) -> None:
     # SQL built once (casino.rows): a play's transfers are on its hot path.
     if account.kind in OVERDRAFT_KINDS:
-        changed = rows.execute(_DEBIT_ANY(), [amount, account.pk])
+        changed = sql.execute(_DEBIT_ANY(), [amount, account.pk])
     else:
-        changed = rows.execute(_DEBIT_COVERED(), [amount, account.pk, amount])
+        changed = sql.execute(_DEBIT_COVERED(), [amount, account.pk, amount])
     if changed != 1:
         raise InsufficientChips(f"{account.label} holds fewer than {amount} chips.")
     # Keeps an instance read in this transaction right without another query.
@@ -151,18 +151,18 @@ def _debit(account: LedgerAccount, amount: int) -> None:
 
 
 def _credit(account: LedgerAccount, amount: int) -> None:
-    if rows.execute(_CREDIT(), [amount, account.pk]) != 1:
+    if sql.execute(_CREDIT(), [amount, account.pk]) != 1:
         raise LedgerError(f"{account.label} is not in the ledger.")
     account.balance += amount
 
 
 # Statements a play repeats, built once (casino.rows).
-_DEBIT_ANY = rows.statement(LedgerAccount, "UPDATE {table} SET {balance} = {balance} - %s WHERE {id} = %s")
-_DEBIT_COVERED = rows.statement(
+_DEBIT_ANY = sql.statement(LedgerAccount, "UPDATE {table} SET {balance} = {balance} - %s WHERE {id} = %s")
+_DEBIT_COVERED = sql.statement(
     LedgerAccount, "UPDATE {table} SET {balance} = {balance} - %s WHERE {id} = %s AND {balance} >= %s"
 )
-_CREDIT = rows.statement(LedgerAccount, "UPDATE {table} SET {balance} = {balance} + %s WHERE {id} = %s")
-_CAP_CREDIT = rows.statement(LedgerAccount, "UPDATE {table} SET {credit} = {balance} WHERE {credit} > {balance} AND {id} IN (%s)")
+_CREDIT = sql.statement(LedgerAccount, "UPDATE {table} SET {balance} = {balance} + %s WHERE {id} = %s")
+_CAP_CREDIT = sql.statement(LedgerAccount, "UPDATE {table} SET {credit} = {balance} WHERE {credit} > {balance} AND {id} IN (%s)")
 
 
 # --- The system accounts ----------------------------------------------------------
@@ -176,7 +176,7 @@ def _system_account(kind: AccountKind, label: str) -> LedgerAccount:
     known = _system.get(kind)
     if known is not None:
         # Its balance is not read: transfers change it in the database, never from here.
-        return LedgerAccount(pk=known[0], kind=kind, label=known[1])
+        return rows.new(LedgerAccount, stored=True, id=known[0], kind=kind, label=known[1])
     account = LedgerAccount.objects.filter(kind=kind).first()
     if account is None:
         try:
@@ -331,7 +331,7 @@ def cap_credit(accounts: list[LedgerAccount]) -> None:
     over = [account for account in accounts if account.credit > account.balance]
     if over:
         places = ", ".join(["%s"] * len(over))
-        rows.execute(_CAP_CREDIT().replace("(%s)", f"({places})"), [account.pk for account in over])
+        sql.execute(_CAP_CREDIT().replace("(%s)", f"({places})"), [account.pk for account in over])
     for account in over:
         account.credit = account.balance
 

@@ -13,7 +13,7 @@ have no listeners: tables.signals looks at created tables only).
 
 They run on the driver's own cursor, with the SQL in the driver's parameter
 style (converted once per statement), unless Django is logging queries or
-something wraps its execution (`_run`): then through Django's cursor, so that
+something wraps its execution (casino.sql.run): then through Django's cursor, so that
 a test's query count (assertNumQueries) and `connection.queries` see them all.
 
 Everything else keeps the ORM: this is for the few statements a play repeats.
@@ -22,8 +22,7 @@ Everything else keeps the ORM: this is for the few statements a play repeats.
 from __future__ import annotations
 
 import datetime as dt
-import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, TypeVar
 
 from django.conf import settings
@@ -34,63 +33,13 @@ from django.db.models.fields import AutoFieldMixin
 from django.db.models.signals import post_init, pre_init
 
 from casino import json_values
+from casino.sql import quote, run
 
 M = TypeVar("M", bound=Model)
 
 _selects: dict[tuple, tuple[str, list]] = {}
 _updates: dict[tuple, tuple[str, list]] = {}
 _inserts: dict[tuple, tuple[str, list]] = {}
-# Each statement run on the driver's cursor, as that driver takes it (SQLite: "?" for "%s").
-_native: dict[str, str] = {}
-MAX_NATIVE = 512  # statements remembered; beyond, converted on each run (never seen: a play makes a dozen shapes)
-_FORMAT = re.compile(r"(?<!%)%s")  # as Django's SQLite cursor finds the "format" placeholders
-
-
-def _run(conn, sql: str, params: Sequence[Any], read: bool) -> Any:
-    """Run one statement: its rows (`read`), else the number of rows it changed.
-
-    Django's cursor wraps each statement in a cursor wrapper, its execute
-    wrappers and (SQLite) a rewrite of the placeholders: on a play's dozen
-    short statements, as much CPU as SQLite's own work. When none of that
-    has a part to play, the statement goes to the driver's cursor: the
-    connection is open and needs no health check (else Django's cursor opens
-    or checks it, and refuses the event loop's thread, as ever), no query is
-    being logged (a test's CaptureQueriesContext or DEBUG) and no execute
-    wrapper is installed. Driver errors still come out as Django's
-    (IntegrityError ...), and a broken transaction still refuses a statement.
-    """
-    if (
-        conn.connection is None
-        or conn.queries_logged
-        or conn.execute_wrappers
-        or (conn.health_check_enabled and not conn.health_check_done)
-    ):
-        with conn.cursor() as cursor:
-            cursor.execute(sql, params)
-            return cursor.fetchall() if read else cursor.rowcount
-    conn.validate_thread_sharing()
-    conn.validate_no_broken_transaction()
-    sqlite = conn.vendor == "sqlite"
-    native = _native.get(sql) if sqlite else sql
-    if native is None:
-        # As SQLiteCursorWrapper.convert_query does on every statement: "format" style to "qmark".
-        native = _FORMAT.sub("?", sql).replace("%%", "%")
-        if len(_native) < MAX_NATIVE:
-            _native[sql] = native
-    with conn.wrap_database_errors:
-        # SQLite's own cursor (Django's adds only the placeholders' rewrite), else the backend's.
-        cursor = conn.connection.cursor() if sqlite else conn.create_cursor()
-        try:
-            cursor.execute(native, params)
-            return cursor.fetchall() if read else cursor.rowcount
-        finally:
-            cursor.close()
-
-
-def _quote(name: str) -> str:
-    return connection.ops.quote_name(name)
-
-
 def _converters(fields, alias: str) -> list[tuple[int, Any, list, type | None]]:
     """The columns whose values the ORM would convert: position, expression, converters, and a shortcut.
 
@@ -120,6 +69,40 @@ def _instance(model: type[M], db: str, names: list[str], values: list) -> M:
     state = instance._state = ModelState()
     state.adding = False
     state.db = db
+    return instance
+
+
+# Each model's field values for a new row, by attname: (the fixed ones, the fields whose default is made anew).
+_defaults: dict[type, tuple[dict[str, Any], list]] = {}
+
+
+def new(model: type[M], *, stored: bool = False, **values: Any) -> M:
+    """A row of `model` from values by attname (`round_id`, not `round`), the rest its fields' defaults.
+
+    What `model(**values)` makes, without Model.__init__'s walk over every field and
+    its init signals (nobody listens for these models'): a play makes its transfers and a
+    settled round its history rows this way, for `insert`. stored=True: a row that exists.
+    """
+    shape = _defaults.get(model)
+    if shape is None:
+        fixed: dict[str, Any] = {}
+        made = []
+        for field in model._meta.concrete_fields:
+            if field.has_default() and callable(field.default):
+                made.append(field)
+            else:
+                fixed[field.attname] = field.get_default()
+        shape = _defaults[model] = (fixed, made)
+    fixed, made = shape
+    instance = model.__new__(model)
+    instance.__dict__.update(fixed)
+    for field in made:
+        if field.attname not in values:
+            instance.__dict__[field.attname] = field.get_default()
+    instance.__dict__.update(values)
+    state = instance._state = ModelState()
+    if stored:
+        state.adding, state.db = False, DEFAULT_DB_ALIAS
     return instance
 
 
@@ -155,7 +138,7 @@ def select(
     if shape is None:
         shape = _selects[key] = _select_shape(model, where, join, dict(on), order_by, for_update)
     sql, parts = shape
-    found_rows = _run(conn, sql, params, True)
+    found_rows = run(conn, sql, params, True)
     found = []
     db = conn.alias
     # Signals nobody listens to at all (the usual case) need no asking per model.
@@ -216,27 +199,22 @@ def _select_shape(
                 ours, theirs = fk.field.column, fk.field.target_field.column
             narrowing = f" AND {join_on[path]}" if path in join_on else ""
             joins.append(
-                f" LEFT OUTER JOIN {_quote(part_model._meta.db_table)} {alias}"
-                f" ON ({alias}.{_quote(ours)} = {parent_alias}.{_quote(theirs)}{narrowing})"
+                f" LEFT OUTER JOIN {quote(part_model._meta.db_table)} {alias}"
+                f" ON ({alias}.{quote(ours)} = {parent_alias}.{quote(theirs)}{narrowing})"
             )
         aliases[path] = (alias, part_model)
         fields = list(part_model._meta.concrete_fields)
-        columns += [f"{alias}.{_quote(field.column)}" for field in fields]
+        columns += [f"{alias}.{quote(field.column)}" for field in fields]
         pk_index = next(i for i, field in enumerate(fields) if field.primary_key)
         owner = 0 if not parent else [None, *join].index(parent)
         names = [field.attname for field in fields]
         parts.append((part_model, names, _converters(fields, alias), fk, pk_index, owner, path in join_on))
-    sql = f"SELECT {', '.join(columns)} FROM {_quote(model._meta.db_table)} t0{''.join(joins)} WHERE {where}"
+    sql = f"SELECT {', '.join(columns)} FROM {quote(model._meta.db_table)} t0{''.join(joins)} WHERE {where}"
     if order_by:
         sql += f" ORDER BY {order_by}"
     if for_update and connection.features.has_select_for_update:
         sql += " FOR UPDATE OF t0" if connection.features.has_select_for_update_of else " FOR UPDATE"
     return sql, parts
-
-
-def fetch(sql: str, params: Sequence[Any]) -> list[tuple]:
-    """The rows of one query of the caller's own, as the database returns them (no conversion)."""
-    return _run(connections[DEFAULT_DB_ALIAS], sql, params, True)
 
 
 # Plain fields, whose value of one type the ORM hands to the database as it is, or through one adapter:
@@ -302,13 +280,13 @@ def update(instance: Model, fields: Sequence[str]) -> int:
     if shape is None:
         meta = model._meta
         chosen = [meta.get_field(name) for name in fields]
-        sets = ", ".join(f"{_quote(field.column)} = %s" for field in chosen)
-        sql = f"UPDATE {_quote(meta.db_table)} SET {sets} WHERE {_quote(meta.pk.column)} = %s"
+        sets = ", ".join(f"{quote(field.column)} = %s" for field in chosen)
+        sql = f"UPDATE {quote(meta.db_table)} SET {sets} WHERE {quote(meta.pk.column)} = %s"
         shape = _updates[key] = (sql, chosen, [_plain(field) for field in chosen])
     sql, chosen, plain = shape
     params = _values(instance, chosen, plain, conn, False)
     params.append(instance.pk)
-    return _run(conn, sql, params, False)
+    return run(conn, sql, params, False)
 
 
 def update_each(instances: Sequence[Model], fields: Sequence[str]) -> int:
@@ -325,11 +303,11 @@ def update_each(instances: Sequence[Model], fields: Sequence[str]) -> int:
     if shape is None:
         meta = model._meta
         chosen = [meta.get_field(name) for name in fields]
-        pk = _quote(meta.pk.column)
+        pk = quote(meta.pk.column)
         cases = " ".join(["WHEN %s THEN %s"] * len(instances))
-        sets = ", ".join(f"{_quote(field.column)} = CASE {pk} {cases} END" for field in chosen)
+        sets = ", ".join(f"{quote(field.column)} = CASE {pk} {cases} END" for field in chosen)
         places = ", ".join(["%s"] * len(instances))
-        sql = f"UPDATE {_quote(meta.db_table)} SET {sets} WHERE {pk} IN ({places})"
+        sql = f"UPDATE {quote(meta.db_table)} SET {sets} WHERE {pk} IN ({places})"
         shape = _updates[key] = (sql, chosen, [_plain(field) for field in chosen])
     sql, chosen, plain = shape
     values = [_values(instance, chosen, plain, conn, False) for instance in instances]
@@ -338,7 +316,7 @@ def update_each(instances: Sequence[Model], fields: Sequence[str]) -> int:
         for instance, written in zip(instances, values):
             params += [instance.pk, written[n]]
     params += [instance.pk for instance in instances]
-    return _run(conn, sql, params, False)
+    return run(conn, sql, params, False)
 
 
 def insert(instances: Sequence[Model], *, key: bool = False) -> None:
@@ -354,8 +332,8 @@ def insert(instances: Sequence[Model], *, key: bool = False) -> None:
     if shape is None:
         meta = model._meta
         chosen = [field for field in meta.concrete_fields if not field.primary_key]
-        columns = ", ".join(_quote(field.column) for field in chosen)
-        sql = f"INSERT INTO {_quote(meta.db_table)} ({columns}) VALUES "
+        columns = ", ".join(quote(field.column) for field in chosen)
+        sql = f"INSERT INTO {quote(meta.db_table)} ({columns}) VALUES "
         shape = _inserts[(conn.vendor, model)] = (sql, chosen, [_plain(field) for field in chosen])
     sql, chosen, plain = shape
     row = "(" + ", ".join(["%s"] * len(chosen)) + ")"
@@ -364,30 +342,8 @@ def insert(instances: Sequence[Model], *, key: bool = False) -> None:
         params += _values(instance, chosen, plain, conn, True)
     sql += ", ".join([row] * len(instances))
     if not key:
-        _run(conn, sql, params, False)
+        run(conn, sql, params, False)
         return
     (instance,) = instances
-    instance.pk = _run(conn, f"{sql} RETURNING {_quote(model._meta.pk.column)}", params, True)[0][0]
+    instance.pk = run(conn, f"{sql} RETURNING {quote(model._meta.pk.column)}", params, True)[0][0]
     instance._state.adding, instance._state.db = False, conn.alias
-
-
-def execute(sql: str, params: Sequence[Any]) -> int:
-    """One statement of the caller's own; the rows it changed."""
-    return _run(connections[DEFAULT_DB_ALIAS], sql, params, False)
-
-
-def statement(model: type[Model], template: str) -> Callable[[], str]:
-    """A statement of the caller's own over `model`'s table: "{table}" and "{<field>}" quoted for the database in use.
-
-    Returns a function giving the SQL, built on first use for each database vendor.
-    """
-    built: dict[str, str] = {}
-
-    def sql() -> str:
-        vendor = connection.vendor
-        if vendor not in built:
-            names = {field.name: _quote(field.column) for field in model._meta.concrete_fields}
-            built[vendor] = template.format(table=_quote(model._meta.db_table), **names)
-        return built[vendor]
-
-    return sql

@@ -20,7 +20,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     (
         "chips and players",
         (
-            "casino.rows", "casino.json_values", "casino.database_thread", "accounts.models", "accounts.ledger",
+            "casino.sql", "casino.rows", "casino.json_values", "casino.database_thread", "accounts.models", "accounts.ledger",
             "accounts.balances", "accounts.audit", "accounts.services", "accounts.limits", "accounts.pauses",
         ),
     ),

@@ -33,7 +33,7 @@ from django.db.models import Model
 from django.db.models.base import ModelState
 
 from accounts.models import User
-from casino import rows
+from casino import rows, sql
 from tables.engine import GameRound
 from tables.models import Round, Seat, Table
 
@@ -129,8 +129,8 @@ def _keep(table_id: int, held: _Held) -> None:
 
 
 # The table's version and next deadline, as a play locking it finds them.
-_CURRENT = rows.statement(Table, "SELECT {version}, {deadline} FROM {table} WHERE {id} = %s")
-_CURRENT_LOCKED = rows.statement(Table, "SELECT {version}, {deadline} FROM {table} WHERE {id} = %s FOR UPDATE")
+_CURRENT = sql.statement(Table, "SELECT {version}, {deadline} FROM {table} WHERE {id} = %s")
+_CURRENT_LOCKED = sql.statement(Table, "SELECT {version}, {deadline} FROM {table} WHERE {id} = %s FOR UPDATE")
 
 
 def locked_table(table_id: int) -> Table | None:
@@ -178,7 +178,7 @@ def locked_table(table_id: int) -> Table | None:
 def _current(table_id: int, held: Table) -> bool:
     """Lock the table's row (PostgreSQL; SQLite's transaction holds the database) and say whether `held` is it."""
     locking = connection.features.has_select_for_update
-    found = rows.fetch((_CURRENT_LOCKED if locking else _CURRENT)(), [table_id])
+    found = sql.fetch((_CURRENT_LOCKED if locking else _CURRENT)(), [table_id])
     if not found:
         return False
     version, deadline = found[0]

@@ -243,9 +243,10 @@ def record_history(table: Table, round_row: Round, engine: GameRound, seats: lis
             continue  # passed or left out: no hand played
         seat = accounts[result.seat]
         records.append(
-            RoundSeat(
-                round=round_row,
-                table=table,
+            rows.new(
+                RoundSeat,
+                round_id=round_row.pk,
+                table_id=table.pk,
                 profile=round_row.profile,
                 player_id=seat.player_id,
                 account_id=seat.account_id,

@@ -21,7 +21,7 @@ from django.utils import timezone
 
 from accounts import ledger, pauses
 from accounts.models import User
-from casino import rows
+from casino import rows, sql
 from tables.engine import BY_NAME, GameRound, IllegalAction, Phase
 from tables.models import Seat, Table
 from tables.play import access, held, rounds
@@ -338,12 +338,12 @@ def _overdue(table: Table, now: dt.datetime) -> bool:
 
 
 # Asked by every timer, before every seat change and as every socket opens: SQL built once (casino.rows).
-_OVERDUE = rows.statement(Table, "SELECT {version} FROM {table} WHERE {id} = %s AND {deadline} <= %s")
+_OVERDUE = sql.statement(Table, "SELECT {version} FROM {table} WHERE {id} = %s AND {deadline} <= %s")
 
 
 def _overdue_version(table_id: int) -> int | None:
     """The table's version if its deadline has passed (a plain read, no lock), else None."""
-    found = rows.fetch(_OVERDUE(), [table_id, connection.ops.adapt_datetimefield_value(timezone.now())])
+    found = sql.fetch(_OVERDUE(), [table_id, connection.ops.adapt_datetimefield_value(timezone.now())])
     return found[0][0] if found else None
 
 

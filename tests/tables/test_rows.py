@@ -9,7 +9,7 @@ import pytest
 from django.utils import timezone
 
 from accounts.models import LedgerAccount, Transfer, TransferKind
-from casino import rows
+from casino import rows, sql
 from tables.models import Seat, Table
 from tables.play import services
 from tests.tables.conftest import make_table, open_next_window
@@ -132,7 +132,7 @@ def test_driver_errors_come_out_as_django_s_whether_or_not_queries_are_logged(mu
             rows.insert([twin])
     # The driver's own cursor when nothing logs, Django's when something does: the same rows.
     assert not connection.queries_logged
-    assert rows.fetch("SELECT 1 WHERE %s = %s", [1, 1]) == [(1,)]
+    assert sql.fetch("SELECT 1 WHERE %s = %s", [1, 1]) == [(1,)]
 
 
 def test_a_narrowed_join_reads_the_rows_it_allows_and_leaves_the_others_unread(
