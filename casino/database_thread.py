@@ -18,10 +18,8 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable
-from typing import Any
 
-from asgiref.sync import SyncToAsync, markcoroutinefunction
+from asgiref.sync import SyncToAsync
 from django.db import close_old_connections
 
 # A call this long after the thread's last one checks the connections before it too.
@@ -31,21 +29,7 @@ _thread = threading.local()
 
 
 class DatabaseSyncToAsync(SyncToAsync):
-    """`channels.db.DatabaseSyncToAsync`, the check before a call made only after an idle spell.
-
-    Made anew for every call (a play, a frame, a timer), so made cheaply: asgiref's
-    own __init__ asks `inspect` twice whether the function is a coroutine function
-    and copies its name and attributes onto the wrapper, a tenth of the hop's CPU.
-    The functions handed to it here are plain sync callables and the wrapper's name
-    is never read. Always thread-sensitive, as Channels' is.
-    """
-
-    def __init__(self, func: Callable[..., Any]) -> None:
-        if not callable(func):
-            raise TypeError("database_sync_to_async needs a callable.")
-        self.func, self.context = func, None
-        self._thread_sensitive, self._executor = True, None
-        markcoroutinefunction(self)
+    """`channels.db.DatabaseSyncToAsync`, the check before a call made only after an idle spell."""
 
     def thread_handler(self, loop, *args, **kwargs):
         last = getattr(_thread, "last_call", None)
