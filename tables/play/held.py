@@ -16,9 +16,12 @@ engine as the play left it: the next play plays on that engine instead of
 decoding the state (tables.play.rounds.load), and the play's own engine and
 seats go on to its viewers' frames untouched. The players are not kept: a
 player's breaks and limits change without the table (issue 14), so a play
-reads its player anew (`take_seats`). Everything is kept only once the play's
-transaction commits, and taken out by the next play, so a play that fails
-and rolls back leaves nothing held that the database does not have; any other
+reads its player anew (`take_seats`). A change that settles its round keeps
+the table and the round, not the engine nor the seats (the settlement
+changed them): the next betting window reads only the version and deadline,
+then the seats. Everything is kept only once the play's transaction
+commits, and taken out by the next play, so a play that fails and rolls
+back leaves nothing held that the database does not have; any other
 version drops it.
 """
 
@@ -52,12 +55,13 @@ _held: dict[int, _Held] = {}
 _lock = threading.Lock()
 
 
-def keep(table: Table, round_row: Round, engine: GameRound, seated: list[Seat] | None) -> None:
+def keep(table: Table, round_row: Round, engine: GameRound | None, seated: list[Seat] | None) -> None:
     """Once the current transaction commits: `table`, `round_row` and `seated`, as just written, are the table at its version.
 
     `engine` is the round as the play left it (its state is what the row holds): the next play takes a
-    copy of it (`take_engine`) instead of decoding the row's state. `seated` are the table's taken
-    seats with their accounts as the play left them, when the play read them all (else None).
+    copy of it (`take_engine`) instead of decoding the row's state; None for a settled round. `seated`
+    are the table's taken seats with their accounts as the play left them, when the play read them all
+    and the round is still played (else None).
     """
     held = _Held(
         table.version,
