@@ -139,7 +139,7 @@ def transfer_all(moves: list[Move], *, round: Round | None = None) -> None:
 
 
 def _debit(account: LedgerAccount, amount: int) -> None:
-    # SQL built once (casino.rows): a play's transfers are on its hot path.
+    # SQL built once (casino.sql): a play's transfers are on its hot path.
     if account.kind in OVERDRAFT_KINDS:
         changed = sql.execute(_DEBIT_ANY(), [amount, account.pk])
     else:
@@ -156,7 +156,7 @@ def _credit(account: LedgerAccount, amount: int) -> None:
     account.balance += amount
 
 
-# Statements a play repeats, built once (casino.rows).
+# Statements a play repeats, built once (casino.sql).
 _DEBIT_ANY = sql.statement(LedgerAccount, "UPDATE {table} SET {balance} = {balance} - %s WHERE {id} = %s")
 _DEBIT_COVERED = sql.statement(
     LedgerAccount, "UPDATE {table} SET {balance} = {balance} - %s WHERE {id} = %s AND {balance} >= %s"

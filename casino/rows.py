@@ -80,9 +80,15 @@ def new(model: type[M], *, stored: bool = False, **values: Any) -> M:
     """A row of `model` from values by attname (`round_id`, not `round`), the rest its fields' defaults.
 
     What `model(**values)` makes, without Model.__init__'s walk over every field and
-    its init signals (nobody listens for these models'): a play makes its transfers and a
-    settled round its history rows this way, for `insert`. stored=True: a row that exists.
+    its init signals, which nobody listens to (else the ORM's own way, as `select`):
+    a play makes its transfers and a settled round its history rows this way, for
+    `insert`. stored=True: a row that exists.
     """
+    if (post_init.receivers or pre_init.receivers) and (post_init.has_listeners(model) or pre_init.has_listeners(model)):
+        instance = model(**values)
+        if stored:
+            instance._state.adding, instance._state.db = False, DEFAULT_DB_ALIAS
+        return instance
     shape = _defaults.get(model)
     if shape is None:
         fixed: dict[str, Any] = {}

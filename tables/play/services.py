@@ -337,7 +337,7 @@ def _overdue(table: Table, now: dt.datetime) -> bool:
     return table.deadline is not None and table.deadline <= now
 
 
-# Asked by every timer, before every seat change and as every socket opens: SQL built once (casino.rows).
+# Asked by every timer, before every seat change and as every socket opens: SQL built once (casino.sql).
 _OVERDUE = sql.statement(Table, "SELECT {version} FROM {table} WHERE {id} = %s AND {deadline} <= %s")
 
 

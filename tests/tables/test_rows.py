@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from accounts.models import LedgerAccount, Transfer, TransferKind
 from casino import rows, sql
-from tables.models import Seat, Table
+from tables.models import Round, RoundSeat, Seat, Shoe, Table
 from tables.play import services
 from tests.tables.conftest import make_table, open_next_window
 
@@ -217,3 +217,46 @@ def test_a_model_whose_init_is_listened_to_is_made_as_the_orm_makes_it(multi_tab
         post_init.disconnect(listener, sender=Table)
     assert heard == [multi_table.pk]  # Model.from_db, with its signals
     assert rows.select(Table, "t0.id = %s", [multi_table.pk]) and heard == [multi_table.pk]  # not after
+
+
+def test_a_new_row_is_the_row_the_model_makes_without_its_init(multi_table, alice):
+    values = dict(
+        round_id=None, table_id=multi_table.pk, profile=multi_table.profile, player_id=alice.pk, account_id=1, seat=2,
+        settled_at=timezone.now(), stack_before=100, stack_after=110, net=10, bet=10, staked=10, hands=[], result="win",
+    )
+    made, orm = rows.new(RoundSeat, **values), RoundSeat(**values)
+    assert fields_of(made) == fields_of(orm) and made._state.adding and made._state.db is None
+    # A callable default (Round.event_times: list) is made for each row, not shared.
+    first, second = rows.new(Round, table_id=multi_table.pk, number=1), rows.new(Round, table_id=multi_table.pk, number=2)
+    assert first.event_times == [] and first.event_times is not second.event_times
+    assert fields_of(first) == fields_of(Round(table_id=multi_table.pk, number=1))
+
+    house = rows.new(LedgerAccount, stored=True, id=7, kind="house", label="House")
+    assert fields_of(house) == fields_of(LedgerAccount(id=7, kind="house", label="House"))
+    assert not house._state.adding and house._state.db == "default"
+
+
+def test_a_new_row_of_a_model_whose_init_is_listened_to_is_made_by_its_init(db):
+    from django.db.models.signals import post_init
+
+    heard = []
+
+    def listener(sender, instance, **kwargs):
+        heard.append(instance.amount)
+
+    post_init.connect(listener, sender=Transfer)
+    try:
+        rows.new(Transfer, source_id=1, destination_id=2, amount=5, kind=TransferKind.PAYOUT, reason="a")
+    finally:
+        post_init.disconnect(listener, sender=Transfer)
+    assert heard == [5]
+
+
+def test_it_inserts_one_row_and_reads_its_key_back_in_one_statement(multi_table, django_assert_num_queries):
+    made = rows.new(Shoe, table_id=multi_table.pk, decks=6, commitment="c0ffee")
+
+    with django_assert_num_queries(1):
+        rows.insert([made], key=True)
+
+    assert made.pk == Shoe.objects.get(commitment="c0ffee").pk and not made._state.adding
+    assert Shoe.objects.get(pk=made.pk).created_at is not None  # auto_now_add filled in, as the ORM does
