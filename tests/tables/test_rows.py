@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+from contextlib import contextmanager
 
 import pytest
+from django.db.models.signals import post_init
 from django.utils import timezone
 
 from accounts.models import LedgerAccount, Transfer, TransferKind
@@ -201,20 +203,25 @@ def test_json_is_written_as_the_field_reads_it_back(multi_table, alice):
     assert round_row.event_times == [[1, 2.5, True], {"deep": [{"er": "\"quoted\""}]}]
 
 
-def test_a_model_whose_init_is_listened_to_is_made_as_the_orm_makes_it(multi_table):
-    from django.db.models.signals import post_init
-
+@contextmanager
+def init_heard(model, what):
+    """What a post_init listener of `model` hears (`what` of each instance) while the block runs."""
     heard = []
 
     def listener(sender, instance, **kwargs):
-        heard.append(instance.pk)
+        heard.append(what(instance))
 
-    post_init.connect(listener, sender=Table)
+    post_init.connect(listener, sender=model)
     try:
+        yield heard
+    finally:
+        post_init.disconnect(listener, sender=model)
+
+
+def test_a_model_whose_init_is_listened_to_is_made_as_the_orm_makes_it(multi_table):
+    with init_heard(Table, lambda table: table.pk) as heard:
         (table,) = rows.select(Table, "t0.id = %s", [multi_table.pk], join=("current_round",))
         assert table.name == multi_table.name
-    finally:
-        post_init.disconnect(listener, sender=Table)
     assert heard == [multi_table.pk]  # Model.from_db, with its signals
     assert rows.select(Table, "t0.id = %s", [multi_table.pk]) and heard == [multi_table.pk]  # not after
 
@@ -237,18 +244,8 @@ def test_a_new_row_is_the_row_the_model_makes_without_its_init(multi_table, alic
 
 
 def test_a_new_row_of_a_model_whose_init_is_listened_to_is_made_by_its_init(db):
-    from django.db.models.signals import post_init
-
-    heard = []
-
-    def listener(sender, instance, **kwargs):
-        heard.append(instance.amount)
-
-    post_init.connect(listener, sender=Transfer)
-    try:
+    with init_heard(Transfer, lambda transfer: transfer.amount) as heard:
         rows.new(Transfer, source_id=1, destination_id=2, amount=5, kind=TransferKind.PAYOUT, reason="a")
-    finally:
-        post_init.disconnect(listener, sender=Transfer)
     assert heard == [5]
 
 
