@@ -92,6 +92,70 @@ def ledger_audited_after_each_test(request):
     assert report.ok, f"audit_ledger after {request.node.name}: {report.problems}"
 
 
+_left_out: dict[str, object] = {"pool": None, "count": 0}  # the pool, and how many of its connections tests left out
+
+
+@pytest.fixture(autouse=True)
+def no_pooled_connection_left_out(request):
+    """On PostgreSQL, a test hands back to the pool every connection it took, but the one pytest-django closes.
+
+    A connection opened in a thread that is not the test's (an event loop's worker) or beside
+    Playwright's running loop (tests/browser/conftest.py) is not the one pytest-django closes.
+    Left open, it is never handed back: PostgreSQL keeps its session until the garbage
+    collector happens to free it, and, if that is after the run, refuses to drop the test
+    database, "being accessed by other users". The pool counts it out for good, so the test
+    that left it out fails here, every time.
+    """
+    yield
+    if "django_db_setup" not in request.fixturenames:
+        return  # no test database yet, and no pool of it
+    import asyncio
+
+    from django.db import connection
+
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        pass
+    else:
+        # A module's Playwright still runs (test_accessibility.py): pytest-django closed this
+        # context's connection itself, and the thread's own is not the one below.
+        return
+    pool = connection.pool if connection.vendor == "postgresql" else None
+    if pool is None:
+        return
+
+    def left_out() -> int:
+        stats = pool.get_stats()
+        return stats["pool_size"] - stats["pool_available"] - (connection.connection is not None)
+
+    before = _left_out["count"] if _left_out["pool"] is pool else 0
+    deadline = time.monotonic() + 2
+    while (now := left_out()) > before and time.monotonic() < deadline:
+        time.sleep(0.05)  # one on its way back, or one the pool is still opening (counted already)
+    _left_out.update(pool=pool, count=now)
+    assert now <= before, f"{request.node.name} left {now - before} database connection(s) out of the pool"
+
+
+async def in_thread(function: Callable, /, *args, **kwargs):
+    """`asyncio.to_thread` for a call that uses the database: the worker thread's connection is closed after it.
+
+    The loop's worker thread outlives the call, and pytest-django closes only the test's own
+    connection: one left open here would stay out of the pool (no_pooled_connection_left_out).
+    """
+    import asyncio
+
+    from django.db import connection
+
+    def run():
+        try:
+            return function(*args, **kwargs)
+        finally:
+            connection.close()
+
+    return await asyncio.to_thread(run)
+
+
 def make_player(django_user_model, username: str):
     from accounts.services import create_player
 

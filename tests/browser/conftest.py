@@ -67,8 +67,18 @@ def module_daphne(name: str, tmp_path_factory) -> Iterator[str]:
             daphne.stop()
 
 
-@pytest.fixture
-def browser() -> Iterator[object]:
+@contextmanager
+def launched_chromium() -> Iterator[object]:
+    """Chromium under Playwright's sync API; the database connections opened beside it are closed with it.
+
+    While it is open, Playwright's event loop counts as running in this thread (it waits in a
+    greenlet of its own while the test's code runs), so Django keeps the connections opened
+    meanwhile apart from the thread's own, as an async context's (asgiref's Local). pytest-django closes the
+    thread's own after a test, and never sees these: left open, one would stay out of
+    PostgreSQL's pool until the end of the run, and PostgreSQL would refuse to drop the test
+    database, "being accessed by other users". So they are closed here, while the loop runs.
+    """
+    from django.db import connections
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
@@ -76,7 +86,16 @@ def browser() -> Iterator[object]:
         try:
             yield chromium
         finally:
-            chromium.close()
+            try:
+                connections.close_all()
+            finally:
+                chromium.close()
+
+
+@pytest.fixture
+def browser() -> Iterator[object]:
+    with launched_chromium() as chromium:
+        yield chromium
 
 
 @pytest.fixture

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import CHROMIUM, CHROMIUM_FLAGS, OUTPUT, module_daphne
+from tests.browser.conftest import OUTPUT, launched_chromium, module_daphne
 
 pytestmark = pytest.mark.browser
 
@@ -90,14 +90,8 @@ def site(transactional_db, server) -> Site:
 
 @pytest.fixture(scope="module")
 def chromium() -> Iterator[object]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS, headless=True)
-        try:
-            yield browser
-        finally:
-            browser.close()
+    with launched_chromium() as browser:
+        yield browser
 
 
 @pytest.fixture

@@ -22,7 +22,6 @@ from tests.browser.test_crash_recovery import (
     SYNCED,
     WAIT_MS,
     bet,
-    closing_its_connection,
     in_a_thread,
     signed_in_page,
     sit,
@@ -43,7 +42,6 @@ def rig(monkeypatch, cards: list[str]) -> None:
     monkeypatch.setattr(shoes, "shoe_source", lambda rules: CardShoe.stacked(cards, rules.decks))
 
 
-@closing_its_connection
 def test_hints_show_to_the_player_who_turned_them_on_and_to_nobody_else(
     live_daphne, browser, screenshot, alice, bob, carol, monkeypatch
 ):
@@ -97,7 +95,6 @@ def test_hints_show_to_the_player_who_turned_them_on_and_to_nobody_else(
         expect(page.locator("[data-hint]")).to_have_count(0)
 
 
-@closing_its_connection
 def test_the_replay_shows_what_hitting_a_hard_20_cost(live_daphne, browser, screenshot, alice, monkeypatch):
     rig(monkeypatch, HIT_ON_20)
     table = Table.objects.create(name="Alice's corner", profile=RuleProfile.ATLANTIC_CITY, seat_count=1, owner=alice)

@@ -18,7 +18,6 @@ stack equal to its ledger balance.
 from __future__ import annotations
 
 import datetime as dt
-import functools
 import threading
 import time
 
@@ -42,24 +41,6 @@ OUTPUT = REPO / "test-output" / "browser"  # beside the screenshots
 WAIT_MS = 90_000  # a reconnect backs off up to 8-16 s after a few refusals; the machine may be busy
 CARDS = ["5S", "TH", "9C", "6D", "8S", "7H", "TC"]
 SYNCED = 'body[data-connection="open"][data-synced]'
-
-
-def closing_its_connection(test):
-    """Close the database connection the test's body opened.
-
-    Under Playwright's sync API the body runs with a context of its own, so
-    its connection is not the one pytest-django closes; left open, PostgreSQL
-    refuses to drop the test database at the end of the run.
-    """
-
-    @functools.wraps(test)
-    def run(*args, **kwargs):
-        try:
-            return test(*args, **kwargs)
-        finally:
-            connection.close()
-
-    return run
 
 
 @pytest.fixture
@@ -184,7 +165,6 @@ def decisions(round_row: Round, seat: int) -> list[tuple[str, str]]:
     ]
 
 
-@closing_its_connection
 def test_a_round_survives_a_crash_whose_deadline_passes_while_the_server_is_down(
     start_daphne, browser, screenshot, alice, bob, rigged
 ):
@@ -227,7 +207,6 @@ def test_a_round_survives_a_crash_whose_deadline_passes_while_the_server_is_down
 DECISION_SECONDS = 8
 
 
-@closing_its_connection
 def test_a_round_survives_a_crash_and_its_clock_runs_on_in_the_new_process(
     start_daphne, browser, screenshot, alice, bob, rigged
 ):

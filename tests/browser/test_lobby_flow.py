@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import re
-import threading
 
 import pytest
 from playwright.sync_api import expect
 
 from tables.models import RuleProfile, Table
 from tables.play import services
+from tests.browser.test_crash_recovery import in_a_thread
 from tests.conftest import make_player
 
 pytestmark = pytest.mark.browser
@@ -21,9 +21,7 @@ LIVE_MS = 12_000
 def sit(table: Table, player, seat: int) -> None:
     """A player sits down elsewhere: the service runs off this thread, where Playwright's event loop runs
     (its after-commit announcement goes through async_to_sync)."""
-    worker = threading.Thread(target=services.do_sit, args=(table.pk, player, seat))
-    worker.start()
-    worker.join(timeout=30)
+    in_a_thread(services.do_sit, table.pk, player, seat)
 
 
 def test_a_phone_in_the_lobby_sees_players_sit_and_filters_the_tables(live_daphne, browser, screenshot, django_user_model):

@@ -35,7 +35,7 @@ from tables.engine import CardShoe
 from tables.fairness import shoes
 from tables.models import Round, RoundSeat, RuleProfile, Seat, Table
 from tables.play import services
-from tests.conftest import DAPHNE_LOGS, REPO
+from tests.conftest import DAPHNE_LOGS, REPO, in_thread
 from tests.tables.conftest import open_next_window
 from tests.tables.ws import Page
 
@@ -221,14 +221,7 @@ class Sweepers:
 
 async def open_window(table: Table) -> None:
     """open_next_window in a worker thread, which closes its database connection after."""
-
-    def run() -> None:
-        try:
-            open_next_window(table)
-        finally:
-            connection.close()
-
-    await asyncio.to_thread(run)
+    await in_thread(open_next_window, table)
 
 
 def session_cookie(user) -> str:

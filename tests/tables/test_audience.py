@@ -12,6 +12,7 @@ from channels.db import database_sync_to_async
 from tables.live import broadcast
 from tables.live.audience import audience
 from tables.live.consumers import TableConsumer
+from tests.conftest import in_thread
 from tests.tables.conftest import make_table, seat_and_bet
 from tests.tables.ws import Tab, frame_version
 
@@ -103,7 +104,7 @@ async def test_a_viewer_whose_frame_fails_does_not_stop_the_others(multi_table, 
 async def test_versions_that_queued_up_are_shown_as_the_newest(multi_table, alice, bob, rig):
     rig(["TS", "9H", "TC", "6D", "7S", "KD"])
     alice_tab, bob_tab = await Tab.open(multi_table, alice), await Tab.open(multi_table, bob)
-    await asyncio.to_thread(seat_and_bet, multi_table, alice, bob)  # several versions, committed off the loop
+    await in_thread(seat_and_bet, multi_table, alice, bob)  # several versions, committed off the loop
     await alice_tab.receive_until("Stand")
     await bob_tab.drain()
     versions = [frame_version(frame) for frame in bob_tab.frames[1:]]
@@ -124,8 +125,8 @@ async def test_a_version_being_read_holds_up_no_other_tables_viewers(multi_table
     # Alice's bet deals 10 and 7 against the dealer's 9: the round goes on to her decision. (A
     # blackjack would settle it, and a settled round is read back, behind the read that hangs.)
     rig(["TS", "9H", "7C", "6D"])
-    await asyncio.to_thread(services.do_sit, other.pk, alice, 1)
-    await asyncio.to_thread(open_next_window, other)
+    await in_thread(services.do_sit, other.pk, alice, 1)
+    await in_thread(open_next_window, other)
     watching, at_other = await Tab.open(multi_table, carol), await Tab.open(other, bob)
     # The first table's next version is not in this process's memory: it must be read, and the read hangs.
     release, snapshot = asyncio.Event(), state.snapshot
@@ -138,12 +139,12 @@ async def test_a_version_being_read_holds_up_no_other_tables_viewers(multi_table
 
     monkeypatch.setattr(state, "snapshot", slow_snapshot)
     frames._latest.pop(multi_table.pk)
-    await asyncio.to_thread(services.do_sit, multi_table.pk, bob, 2)
+    await in_thread(services.do_sit, multi_table.pk, bob, 2)
 
     # Meanwhile alice bets at the other table, a play this process wrote: shown at once.
     # (Off Channels' database thread: the hanging read holds it.)
-    version = await asyncio.to_thread(Table.objects.values_list("version", flat=True).get, pk=other.pk)
-    await asyncio.to_thread(services.do_act, other.pk, alice, "bet", seat=1, amount=5, version=version)
+    version = await in_thread(Table.objects.values_list("version", flat=True).get, pk=other.pk)
+    await in_thread(services.do_act, other.pk, alice, "bet", seat=1, amount=5, version=version)
     assert "alice bets 5." in await at_other.receive_until("alice bets 5.")
     assert await watching.communicator.receive_nothing(timeout=0.1)  # still being read
 
@@ -230,7 +231,7 @@ async def test_a_tab_closing_as_a_change_comes_in_keeps_it_from_no_one_on_redis(
     monkeypatch.setattr(asyncio.StreamReader, "feed_data", feed_data)
     from tables.play import services
 
-    await asyncio.to_thread(services.do_sit, multi_table.pk, alice, 1)
+    await in_thread(services.do_sit, multi_table.pk, alice, 1)
     page = await carol_tab.receive_until("alice", timeout=8)  # longer than channels_redis's 5 s BZPOPMIN
     assert "alice" in page
     assert not cancelled
