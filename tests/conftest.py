@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import multiprocessing
 import os
@@ -109,8 +110,6 @@ def no_pooled_connection_left_out(request):
     yield
     if "django_db_setup" not in request.fixturenames:
         return  # no test database yet, and no pool of it
-    import asyncio
-
     from django.db import connection
 
     try:
@@ -143,8 +142,6 @@ async def in_thread(function: Callable, /, *args, **kwargs):
     The loop's worker thread outlives the call, and pytest-django closes only the test's own
     connection: one left open here would stay out of the pool (no_pooled_connection_left_out).
     """
-    import asyncio
-
     from django.db import connection
 
     def run():

@@ -10,6 +10,7 @@ Debian's package at /usr/bin/chromium, driven by Playwright's sync API
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -90,6 +91,30 @@ def launched_chromium() -> Iterator[object]:
                 connections.close_all()
             finally:
                 chromium.close()
+
+
+def in_a_thread(function, *args, timeout: float = 90.0) -> None:
+    """Call a service away from Playwright's event loop (its broadcast runs async_to_sync); its connection closed after.
+
+    The timeout is generous: a busy machine, and a reconnect's back-off, may hold a service up.
+    """
+    from django.db import connection
+
+    failure: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            function(*args)
+        except BaseException as error:  # noqa: BLE001 - raised again below
+            failure.append(error)
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    thread.join(timeout=timeout)
+    if failure:
+        raise failure[0]
 
 
 @pytest.fixture

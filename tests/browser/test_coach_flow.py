@@ -18,11 +18,11 @@ from tables.engine import CardShoe
 from tables.fairness import shoes
 from tables.models import RoundSeat, RuleProfile, Table
 from tables.play import services
+from tests.browser.conftest import in_a_thread
 from tests.browser.test_crash_recovery import (
     SYNCED,
     WAIT_MS,
     bet,
-    in_a_thread,
     signed_in_page,
     sit,
     table_state,

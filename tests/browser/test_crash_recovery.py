@@ -18,11 +18,9 @@ stack equal to its ledger balance.
 from __future__ import annotations
 
 import datetime as dt
-import threading
 import time
 
 import pytest
-from django.db import connection
 from django.test import Client
 from django.utils import timezone
 from playwright.sync_api import Page, expect
@@ -32,6 +30,7 @@ from accounts.models import Transfer, TransferKind
 from tables.engine import CardShoe
 from tables.fairness import shoes
 from tables.models import Round, RoundSeat, RuleProfile, Seat, Table
+from tests.browser.conftest import in_a_thread
 from tests.conftest import REPO
 from tests.tables.conftest import open_next_window
 
@@ -67,25 +66,6 @@ def bet(page: Page, amount: int) -> None:
     expect(control.get_by_role("button", name="Deal")).to_be_visible(timeout=WAIT_MS)
     control.get_by_label("Bet", exact=True).fill(str(amount))
     control.get_by_role("button", name="Deal").click()
-
-
-def in_a_thread(function, *args) -> None:
-    """Call a service away from Playwright's event loop (its broadcast runs async_to_sync)."""
-    failure: list[BaseException] = []
-
-    def run() -> None:
-        try:
-            function(*args)
-        except BaseException as error:  # noqa: BLE001 - raised again below
-            failure.append(error)
-        finally:
-            connection.close()
-
-    thread = threading.Thread(target=run)
-    thread.start()
-    thread.join(timeout=WAIT_MS / 1000)
-    if failure:
-        raise failure[0]
 
 
 def wait_until(condition, what: str, timeout: float = WAIT_MS / 1000) -> None:

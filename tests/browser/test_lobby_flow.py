@@ -9,7 +9,7 @@ from playwright.sync_api import expect
 
 from tables.models import RuleProfile, Table
 from tables.play import services
-from tests.browser.test_crash_recovery import in_a_thread
+from tests.browser.conftest import in_a_thread
 from tests.conftest import make_player
 
 pytestmark = pytest.mark.browser

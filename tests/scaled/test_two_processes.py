@@ -219,11 +219,6 @@ class Sweepers:
 # --- The test -----------------------------------------------------------------------------
 
 
-async def open_window(table: Table) -> None:
-    """open_next_window in a worker thread, which closes its database connection after."""
-    await in_thread(open_next_window, table)
-
-
 def session_cookie(user) -> str:
     client = Client()
     client.force_login(user)
@@ -296,7 +291,7 @@ async def play_round_1(table: Table, alice: Player, bob: Player) -> None:
     await bob.act("sit", buy_in="100")
     await alice.wait_for(lambda f: "bob" in section(f, "seat-2"), "bob sit down")  # and A of B's
 
-    await open_window(table)
+    await in_thread(open_next_window, table)
     for player in (alice, bob):
         await player.wait_for(lambda f: "bet" in buttons(f), "the betting window open")
 
@@ -325,7 +320,7 @@ async def play_round_1(table: Table, alice: Player, bob: Player) -> None:
 
 
 async def play_round_2(table: Table, alice: Player, bob: Player) -> None:
-    await open_window(table)
+    await in_thread(open_next_window, table)
     for player in (alice, bob):
         await player.wait_for(lambda f: "bet" in buttons(f), "round 2's betting window")
     await alice.act("bet", amount="10")
