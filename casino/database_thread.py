@@ -1,17 +1,37 @@
-"""Channels' database thread, with the database connections checked once per call instead of twice.
+"""Channels' database thread, its connection kept while calls come in quick succession.
 
 `channels.db.database_sync_to_async` closes unusable and obsolete connections
 (`django.db.close_old_connections`) both before and after every call it
-hands to the thread. At a busy table that is every play, and the check is
-about 2% of a play's CPU (docs/performance.md, issue 12). The check after a
-call is the one that matters: it drops a connection the call left broken or
-past CONN_MAX_AGE (with PostgreSQL's pool, hands it back), and marks its
-health check due, so the next use of a kept connection checks it first
-(`conn_health_checks`, casino/settings.py). Between two calls in quick
-succession nothing has used the connection, so the check before the second
-finds what the first's check after left. It is made only when the thread
-has been idle for a while, when a kept connection may have aged past its
-CONN_MAX_AGE meanwhile.
+hands to the thread. At a busy table that is every play. With SQLite it was
+about 2% of a play's CPU (docs/performance.md, issue 12); with PostgreSQL's
+pool (casino/settings.py: CONN_MAX_AGE 0) it handed the connection back after
+every call and took one again for the next, and the pool checks every
+connection it hands out with a round trip to PostgreSQL: a seventh of the
+database thread's time in a loaded process, on the one thread that makes every
+play of the process (docs/performance.md, "Fifteenth check").
+
+So this thread, which serves every consumer of the process one call at a
+time, keeps its connection between calls in quick succession, as a persistent
+connection is kept between the requests of one thread:
+
+- **Before a call** that comes after an idle spell (`IDLE_SECONDS`), Django's
+  usual check: a pooled connection goes back to the pool (the next statement
+  takes one, checked), a kept one is health-checked before its next use, one
+  past CONN_MAX_AGE is closed.
+- **After a call** nothing is done unless something went wrong: a database
+  error other than a data or integrity error (Django then checks the
+  connection and drops it if it is broken), or a transaction left open. Then
+  Django's check runs at once.
+- **At least once every `KEEP_SECONDS`** of unbroken calls, Django's check runs
+  after a call all the same: a pooled connection goes back to its pool and the
+  pool's own rules (its connections' lifetime) apply, and CONN_MAX_AGE holds.
+
+A busy process therefore holds one connection of its pool out at a time, as
+one thread with a persistent connection would. If PostgreSQL drops it between
+two calls in quick succession, the next call's first statement fails (the
+player is told nothing changed), and the check after that call replaces it.
+`hand_back()` makes the thread give a pooled connection back now (the
+tests, at the end of each).
 """
 
 from __future__ import annotations
@@ -20,26 +40,56 @@ import threading
 import time
 
 from asgiref.sync import SyncToAsync
-from django.db import close_old_connections
+from django.db import close_old_connections, connections
 
 # A call this long after the thread's last one checks the connections before it too.
 IDLE_SECONDS = 1.0
+# Calls in quick succession check the connections after one of them at least this often.
+KEEP_SECONDS = 60.0
 
 _thread = threading.local()
 
 
 class DatabaseSyncToAsync(SyncToAsync):
-    """`channels.db.DatabaseSyncToAsync`, the check before a call made only after an idle spell."""
+    """`channels.db.DatabaseSyncToAsync`, the connections checked after an idle spell or a failure, not every call."""
 
     def thread_handler(self, loop, *args, **kwargs):
+        now = time.monotonic()
         last = getattr(_thread, "last_call", None)
-        if last is None or time.monotonic() - last > IDLE_SECONDS:
-            close_old_connections()
+        if last is None or now - last > IDLE_SECONDS:
+            _check(now)
         try:
             return super().thread_handler(loop, *args, **kwargs)
         finally:
-            close_old_connections()
-            _thread.last_call = time.monotonic()
+            now = time.monotonic()
+            if now - _thread.checked_at > KEEP_SECONDS or _went_wrong():
+                _check(now)
+            _thread.last_call = now
+
+
+def _check(now: float) -> None:
+    close_old_connections()
+    _thread.checked_at = now
+
+
+def _went_wrong() -> bool:
+    """Whether a call left a connection as Django would not keep it: after a database error, or in a transaction."""
+    # The attributes, not get_autocommit(): that would connect, or (a test without database access) be refused.
+    return any(
+        conn.connection is not None
+        and (conn.errors_occurred or conn.autocommit != conn.settings_dict["AUTOCOMMIT"])
+        for conn in connections.all(initialized_only=True)
+    )
+
+
+def hand_back() -> None:
+    """Have Channels' database thread check its connections now, as after an idle spell: a pooled one goes back to its pool."""
+
+    def release() -> None:
+        close_old_connections()
+        _thread.last_call = None
+
+    SyncToAsync.single_thread_executor.submit(release).result(timeout=30)
 
 
 # Used as Channels' is: a callable, or a decorator.

@@ -1,8 +1,15 @@
-"""Channels' database thread checks the connections after every call, and before one only after an idle spell."""
+"""Channels' database thread keeps its connection between calls in quick succession.
+
+It checks the connections (Django's close_old_connections: a pooled one goes
+back to its pool) before a call after an idle spell, after a call that left a
+database error or a transaction behind, and after a call at least once a
+minute; never between two calls in quick succession.
+"""
 
 from __future__ import annotations
 
 import pytest
+from django.db import DatabaseError, connection
 
 from casino import database_thread
 from casino.database_thread import database_sync_to_async
@@ -12,7 +19,13 @@ from casino.database_thread import database_sync_to_async
 def steps(monkeypatch):
     """What ran on the database thread, in order: each check of the connections and each call."""
     happened: list[str] = []
-    monkeypatch.setattr(database_thread, "close_old_connections", lambda: happened.append("check"))
+    check = database_thread.close_old_connections
+
+    def checked() -> None:
+        happened.append("check")
+        check()  # as ever: a connection this test opened goes back, whatever its teardown's order
+
+    monkeypatch.setattr(database_thread, "close_old_connections", checked)
     return happened
 
 
@@ -26,35 +39,97 @@ def call(steps: list[str], name: str, fail: bool = False):
     return database_sync_to_async(run)()
 
 
-@pytest.mark.asyncio
-async def test_it_checks_after_every_call_and_not_again_before_the_next_one_at_once(steps, monkeypatch):
+@pytest.fixture
+def busy(monkeypatch):
+    """The thread's calls come in quick succession, and it checked just now."""
     monkeypatch.setattr(database_thread, "IDLE_SECONDS", 3600)
+    monkeypatch.setattr(database_thread, "KEEP_SECONDS", 3600)
 
-    assert await call(steps, "first") == "first"
+
+@pytest.mark.asyncio
+async def test_it_checks_nothing_between_calls_in_quick_succession(steps, busy):
+    await call(steps, "first")
+    steps.clear()
+
     assert await call(steps, "second") == "second"
     assert await call(steps, "third") == "third"
 
-    # Before the first only if the thread had not made a call in this test's hour.
-    assert steps[-6:] == ["first", "check", "second", "check", "third", "check"]
+    assert steps == ["second", "third"]
 
 
 @pytest.mark.asyncio
-async def test_a_call_after_an_idle_spell_is_checked_before_too(steps, monkeypatch):
+async def test_a_call_after_an_idle_spell_is_checked_before(steps, busy, monkeypatch):
     await call(steps, "first")
     monkeypatch.setattr(database_thread, "IDLE_SECONDS", 0)
 
     await call(steps, "after a pause")
 
-    assert steps[-5:] == ["first", "check", "check", "after a pause", "check"]
+    assert steps[-3:] == ["first", "check", "after a pause"]
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_a_call_that_met_a_database_error_is_checked_after(steps, busy):
+    def broken() -> None:
+        steps.append("broken")
+        with pytest.raises(DatabaseError), connection.cursor() as cursor:
+            cursor.execute("SELECT * FROM no_such_table")  # Django marks the connection: errors occurred
+
+    await call(steps, "first")
+    await database_sync_to_async(broken)()
+
+    assert steps[-3:] == ["first", "broken", "check"]
 
 
 @pytest.mark.asyncio
-async def test_a_call_that_fails_is_checked_after_all(steps, monkeypatch):
-    monkeypatch.setattr(database_thread, "IDLE_SECONDS", 3600)
+async def test_a_call_that_failed_without_touching_the_database_keeps_the_connection(steps, busy):
     await call(steps, "first")
 
-    with pytest.raises(RuntimeError, match="broken"):
-        await call(steps, "broken", fail=True)
+    with pytest.raises(RuntimeError, match="refused"):
+        await call(steps, "refused", fail=True)
     await call(steps, "next")
 
-    assert steps[-4:] == ["broken", "check", "next", "check"]
+    assert steps[-3:] == ["first", "refused", "next"]
+
+
+@pytest.mark.asyncio
+async def test_calls_in_quick_succession_are_checked_after_one_every_keep_seconds(steps, busy, monkeypatch):
+    await call(steps, "first")
+    monkeypatch.setattr(database_thread, "KEEP_SECONDS", 0)
+
+    await call(steps, "a minute on")
+
+    assert steps[-3:] == ["first", "a minute on", "check"]
+
+
+@pytest.mark.asyncio
+async def test_hand_back_checks_now_and_the_next_call_before_it_runs(steps, busy):
+    await call(steps, "first")
+
+    database_thread.hand_back()
+    await call(steps, "next")
+
+    assert steps[-4:] == ["first", "check", "check", "next"]
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_on_postgresql_calls_in_quick_succession_take_one_connection_from_the_pool(busy):
+    if connection.vendor != "postgresql" or connection.pool is None:
+        pytest.skip("PostgreSQL's pool only")
+    from tables.models import Table
+
+    def count() -> int:
+        return Table.objects.count()
+
+    await database_sync_to_async(count)()  # the thread holds a connection now
+    requests = connection.pool.get_stats().get("requests_num", 0)
+
+    for _ in range(5):
+        await database_sync_to_async(count)()
+
+    # Before, each call gave its connection back and the next took one (checked: a round trip).
+    assert connection.pool.get_stats().get("requests_num", 0) == requests
+    available = connection.pool.get_stats()["pool_available"]
+    database_thread.hand_back()
+    assert connection.pool.get_stats()["pool_available"] == available + 1
