@@ -38,8 +38,11 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 
-from asgiref.sync import SyncToAsync
+from asgiref.sync import AsyncToSync, SyncToAsync
+from django.conf import settings
 from django.db import close_old_connections, connections
 
 # A call this long after the thread's last one checks the connections before it too.
@@ -83,13 +86,51 @@ def _went_wrong() -> bool:
 
 
 def hand_back() -> None:
-    """Have Channels' database thread check its connections now, as after an idle spell: a pooled one goes back to its pool."""
+    """Have the database threads check their connections now, as after an idle spell: a pooled one goes back to its pool."""
 
     def release() -> None:
         close_old_connections()
         _thread.last_call = None
 
-    SyncToAsync.single_thread_executor.submit(release).result(timeout=30)
+    with _tables_lock:
+        threads = list(_tables.values())
+    for executor in [SyncToAsync.single_thread_executor, *threads]:
+        executor.submit(release).result(timeout=30)
+
+
+# --- A table's own database thread ----------------------------------------------------
+#
+# A play waits for its database for most of its time on the thread: with PostgreSQL, for each of
+# its statements' round trips and its commit. With one thread for the whole process, every
+# table's plays wait in one line behind each other's round trips, and the thread, not the
+# CPU, limits the process (docs/performance.md, "Fifteenth check"). So with DATABASE_THREADS
+# above 1 each table's plays and timers run on one of that many threads, by the table's id: a
+# table's changes still come one at a time, in order, on one thread (the held table,
+# tables/play/held.py, stays with it), while other tables' go on beside them. Their row locks
+# keep them apart, as between processes. SQLite has one writer at a time whatever the
+# threads: its default is 1, all on Channels' own thread.
+
+_tables: dict[int, ThreadPoolExecutor] = {}
+_tables_lock = threading.Lock()
+
+
+def for_table(table_id: int, function: Callable) -> DatabaseSyncToAsync:
+    """`database_sync_to_async(function)`, run on the table's own database thread (DATABASE_THREADS)."""
+    count = settings.DATABASE_THREADS
+    if count <= 1 or getattr(AsyncToSync.executors, "current", None) is not None:
+        # One thread for every table; or a synchronous caller up the stack (a test) runs it on its own.
+        return DatabaseSyncToAsync(function)
+    return DatabaseSyncToAsync(function, thread_sensitive=False, executor=_thread_of(table_id % count))
+
+
+def _thread_of(number: int) -> ThreadPoolExecutor:
+    executor = _tables.get(number)
+    if executor is None:
+        with _tables_lock:
+            executor = _tables.setdefault(
+                number, ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"casino-tables-{number}")
+            )
+    return executor
 
 
 # Used as Channels' is: a callable, or a decorator.

@@ -126,6 +126,12 @@ elif (_pool_size := env_int("DATABASE_POOL_SIZE", 20, minimum=0)) > 0:
 else:
     _database["CONN_MAX_AGE"] = env_int("CONN_MAX_AGE", 60, minimum=0)
 DATABASES = {"default": _database}
+# Threads that run the tables' plays, each table on one of them (casino/database_thread.py):
+# with PostgreSQL, other tables' plays go on while one waits for its round trips; SQLite has one
+# writer at a time, so one thread (Channels' own).
+DATABASE_THREADS = env_int(
+    "DATABASE_THREADS", 1 if _database["ENGINE"] == "django.db.backends.sqlite3" else 4, minimum=1
+)
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

@@ -8,7 +8,11 @@ minute; never between two calls in quick succession.
 
 from __future__ import annotations
 
+import asyncio
+import threading
+
 import pytest
+from asgiref.sync import async_to_sync
 from django.db import DatabaseError, connection
 
 from casino import database_thread
@@ -133,3 +137,57 @@ async def test_on_postgresql_calls_in_quick_succession_take_one_connection_from_
     available = connection.pool.get_stats()["pool_available"]
     database_thread.hand_back()
     assert connection.pool.get_stats()["pool_available"] == available + 1
+
+
+# --- A table's own database thread (DATABASE_THREADS) ------------------------------------
+
+
+async def thread_of_call(table_id: int) -> threading.Thread:
+    return await database_thread.for_table(table_id, threading.current_thread)()
+
+
+@pytest.mark.asyncio
+async def test_with_one_thread_every_table_plays_on_channels_thread(settings):
+    settings.DATABASE_THREADS = 1
+    channels_thread = await database_sync_to_async(threading.current_thread)()
+
+    assert {await thread_of_call(1), await thread_of_call(2)} == {channels_thread}
+
+
+@pytest.mark.asyncio
+async def test_with_several_threads_each_table_keeps_to_one_of_them(settings):
+    settings.DATABASE_THREADS = 3
+    channels_thread = await database_sync_to_async(threading.current_thread)()
+
+    first, again, same_place, other = [await thread_of_call(table) for table in (1, 1, 4, 2)]
+
+    assert first is again is same_place  # 4 % 3 == 1 % 3: one table's changes come in order, on one thread
+    assert other is not first
+    assert channels_thread not in {first, other}
+
+
+@pytest.mark.asyncio
+async def test_a_table_waiting_on_its_database_does_not_hold_up_another_tables_play(settings):
+    settings.DATABASE_THREADS = 2
+    release = threading.Event()
+
+    def slow() -> str:
+        release.wait(5)
+        return "slow"
+
+    waiting = asyncio.ensure_future(database_thread.for_table(1, slow)())
+    try:
+        # Table 2's play runs while table 1's still waits (with one thread it would wait behind it).
+        assert await asyncio.wait_for(database_thread.for_table(2, lambda: "quick")(), 2) == "quick"
+        assert not waiting.done()
+    finally:
+        release.set()
+    assert await waiting == "slow"
+
+
+def test_a_synchronous_caller_runs_a_tables_call_on_its_own_thread(settings):
+    settings.DATABASE_THREADS = 3
+
+    ran_on = async_to_sync(thread_of_call)(1)
+
+    assert ran_on is threading.current_thread()  # as Channels' calls do: a test's database, its transaction

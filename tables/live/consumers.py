@@ -152,7 +152,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self._refuse_bad_frame(str(error))
             return
         # What the play hands to the loop (its viewers' event, its timer) runs as the call returns.
-        answer = await timers.collected(self._handle, message)
+        answer = await timers.collected(self.table_id, self._handle, message)
         if isinstance(answer, TableError) and answer.code in limits.JUNK_CODES:
             await self._refuse_bad_frame(answer.message)
         elif answer is not None:

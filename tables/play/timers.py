@@ -27,7 +27,7 @@ from typing import TypeVar
 
 from django.utils import timezone
 
-from casino.database_thread import database_sync_to_async
+from casino.database_thread import for_table
 from tables.play import services
 from tables.play.changes import TableChanged
 
@@ -97,8 +97,8 @@ class _Batch:
 _batch = threading.local()
 
 
-async def collected(function: Callable[..., T], *args: object) -> T:
-    """`function(*args)` on Channels' database thread; what it hands to the loop runs as it returns.
+async def collected(table_id: int, function: Callable[..., T], *args: object) -> T:
+    """`function(*args)` on the table's database thread; what it hands to the loop runs as it returns.
 
     Even when it raises (a play refused after its late deadline was settled
     and committed), and even when this task is cancelled meanwhile: from then
@@ -114,7 +114,7 @@ async def collected(function: Callable[..., T], *args: object) -> T:
             _batch.current = None
 
     try:
-        return await database_sync_to_async(run)()
+        return await for_table(table_id, run)()
     finally:
         for callback, callback_args in batch.close():
             try:
@@ -173,7 +173,7 @@ async def _expire(table_id: int, version: int, deadline: dt.datetime) -> None:
     if timezone.now() < deadline:  # early after all: try again at the deadline
         _schedule(table_id, version, deadline)
         return
-    await database_sync_to_async(services.do_expire)(table_id, version)
+    await for_table(table_id, services.do_expire)(table_id, version)
 
 
 def forget() -> None:

@@ -109,10 +109,25 @@ def test_the_command_follows_the_rounds_as_they_settle(solo_table, alice, rig, m
     monkeypatch.setattr(review_rounds.time, "sleep", nap)
     # Between passes the command drops stale connections; the test's own holds its transaction.
     monkeypatch.setattr(review_rounds, "close_old_connections", lambda: None)
+    niced = []
+    monkeypatch.setattr(review_rounds.os, "nice", niced.append)
     with pytest.raises(KeyboardInterrupt):
         call_command("review_rounds", "--follow", "--every", "0.5", stdout=StringIO())
     assert naps == [0.5, 0.5]
     assert RoundSeat.objects.get(player=alice).decisions == 1
+    assert niced == [10]  # behind the tables' processes for the CPU
+
+
+def test_the_command_keeps_its_priority_for_one_pass_or_when_told(db, monkeypatch):
+    from tables.management.commands import review_rounds
+
+    niced = []
+    monkeypatch.setattr(review_rounds.os, "nice", niced.append)
+    monkeypatch.setattr(review_rounds.time, "sleep", lambda seconds: (_ for _ in ()).throw(KeyboardInterrupt))
+    call_command("review_rounds", stdout=StringIO())
+    with pytest.raises(KeyboardInterrupt):
+        call_command("review_rounds", "--follow", "--nice", "0", stdout=StringIO())
+    assert niced == []
 
 
 # alice: 10,6 against an ace, a 9 in the hole; she insures, hits a 2 (18) and stands.

@@ -50,7 +50,7 @@ async def test_what_a_consumers_call_hands_over_runs_on_the_loop_as_it_returns(t
         return "done"
 
     wakeups = counting_wakeups(monkeypatch, this_loop)
-    assert await timers.collected(play) == "done"
+    assert await timers.collected(1, play) == "done"
 
     assert database_thread[0] is not threading.main_thread()
     assert ran == [("the viewers' event", True), ("the timer", True)]  # in order, on the loop
@@ -65,7 +65,7 @@ async def test_a_call_that_raises_still_hands_over_what_it_committed(this_loop):
         raise RuntimeError("Time ran out before your click arrived")
 
     with pytest.raises(RuntimeError):
-        await timers.collected(late_play)
+        await timers.collected(1, late_play)
     assert ran == ["the expired deadline's change"]
 
 
@@ -79,7 +79,7 @@ async def test_a_call_whose_consumer_went_away_hands_over_the_rest_one_by_one(th
         release.wait(5)
         timers._call_on_loop(ran.append, "after")  # the waiter is gone: straight to the loop
 
-    call = asyncio.ensure_future(timers.collected(slow_play))
+    call = asyncio.ensure_future(timers.collected(1, slow_play))
     await asyncio.to_thread(entered.wait, 5)
     call.cancel()
     with pytest.raises(asyncio.CancelledError):
