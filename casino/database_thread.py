@@ -10,9 +10,10 @@ connection it hands out with a round trip to PostgreSQL: a seventh of the
 database thread's time in a loaded process, on the one thread that makes every
 play of the process (docs/performance.md, "Fifteenth check").
 
-So this thread, which serves every consumer of the process one call at a
-time, keeps its connection between calls in quick succession, as a persistent
-connection is kept between the requests of one thread:
+So this thread, which serves the consumers of the process one call at a
+time (and each table's own thread, below, likewise), keeps its connection
+between calls in quick succession, as a persistent connection is kept between
+the requests of one thread:
 
 - **Before a call** that comes after an idle spell (`IDLE_SECONDS`), Django's
   usual check: a pooled connection goes back to the pool (the next statement
@@ -26,11 +27,12 @@ connection is kept between the requests of one thread:
   after a call all the same: a pooled connection goes back to its pool and the
   pool's own rules (its connections' lifetime) apply, and CONN_MAX_AGE holds.
 
-A busy process therefore holds one connection of its pool out at a time, as
-one thread with a persistent connection would. If PostgreSQL drops it between
-two calls in quick succession, the next call's first statement fails (the
-player is told nothing changed), and the check after that call replaces it.
-`hand_back()` makes the thread give a pooled connection back now (the
+A process therefore holds one connection of its pool out for each of these
+threads that has made a call, idle or not, as threads with persistent
+connections would. If PostgreSQL drops one between two calls in quick
+succession, the next call's first statement fails (the player is told
+nothing changed), and the check after that call replaces it.
+`hand_back()` makes the threads give a pooled connection back now (the
 tests, at the end of each).
 """
 

@@ -61,14 +61,21 @@ async def test_it_checks_nothing_between_calls_in_quick_succession(steps, busy):
     assert steps == ["second", "third"]
 
 
+@pytest.mark.parametrize(
+    ("limit", "expected"),
+    [
+        ("IDLE_SECONDS", ["first", "check", "later"]),  # after an idle spell: checked before the call
+        ("KEEP_SECONDS", ["first", "later", "check"]),  # after a minute of calls: checked after one
+    ],
+)
 @pytest.mark.asyncio
-async def test_a_call_after_an_idle_spell_is_checked_before(steps, busy, monkeypatch):
+async def test_a_spell_past_its_limit_has_the_connections_checked(steps, busy, monkeypatch, limit, expected):
     await call(steps, "first")
-    monkeypatch.setattr(database_thread, "IDLE_SECONDS", 0)
+    monkeypatch.setattr(database_thread, limit, 0)
 
-    await call(steps, "after a pause")
+    await call(steps, "later")
 
-    assert steps[-3:] == ["first", "check", "after a pause"]
+    assert steps[-3:] == expected
 
 
 @pytest.mark.django_db(transaction=True)
@@ -94,16 +101,6 @@ async def test_a_call_that_failed_without_touching_the_database_keeps_the_connec
     await call(steps, "next")
 
     assert steps[-3:] == ["first", "refused", "next"]
-
-
-@pytest.mark.asyncio
-async def test_calls_in_quick_succession_are_checked_after_one_every_keep_seconds(steps, busy, monkeypatch):
-    await call(steps, "first")
-    monkeypatch.setattr(database_thread, "KEEP_SECONDS", 0)
-
-    await call(steps, "a minute on")
-
-    assert steps[-3:] == ["first", "a minute on", "check"]
 
 
 @pytest.mark.asyncio
