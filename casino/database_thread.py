@@ -91,8 +91,8 @@ def hand_back() -> None:
     """Have the database threads check their connections now, as after an idle spell: a pooled one goes back to its pool."""
 
     def release() -> None:
-        close_old_connections()
-        _thread.last_call = None
+        _check(time.monotonic())
+        _thread.last_call = None  # and the next call checks again before it runs, as after an idle spell
 
     with _tables_lock:
         threads = list(_tables.values())

@@ -114,8 +114,8 @@ def no_pooled_connection_left_out(request):
 
     from casino import database_thread
 
-    # Channels' database thread keeps its connection between calls in quick succession: not into
-    # the next test (CONN_MAX_AGE is 0 here: it is closed, or handed back to the pool).
+    # The database threads (Channels' and the tables') keep their connections between calls in quick
+    # succession: not into the next test (CONN_MAX_AGE is 0 here: closed, or handed back to the pool).
     database_thread.hand_back()
 
     try:
