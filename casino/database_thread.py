@@ -38,10 +38,14 @@ tests, at the end of each).
 
 from __future__ import annotations
 
+import asyncio
+import contextvars
+import os
 import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Executor, ThreadPoolExecutor
+from typing import Any
 
 from asgiref.sync import AsyncToSync, SyncToAsync
 from django.conf import settings
@@ -59,17 +63,22 @@ class DatabaseSyncToAsync(SyncToAsync):
     """`channels.db.DatabaseSyncToAsync`, the connections checked after an idle spell or a failure, not every call."""
 
     def thread_handler(self, loop, *args, **kwargs):
+        return _checked(super().thread_handler, loop, *args, **kwargs)
+
+
+def _checked(function: Callable, *args, **kwargs):
+    """`function(*args, **kwargs)` on a database thread, its connections checked as the rules above say."""
+    now = time.monotonic()
+    last = getattr(_thread, "last_call", None)
+    if last is None or now - last > IDLE_SECONDS:
+        _check(now)
+    try:
+        return function(*args, **kwargs)
+    finally:
         now = time.monotonic()
-        last = getattr(_thread, "last_call", None)
-        if last is None or now - last > IDLE_SECONDS:
+        if now - _thread.checked_at > KEEP_SECONDS or _went_wrong():
             _check(now)
-        try:
-            return super().thread_handler(loop, *args, **kwargs)
-        finally:
-            now = time.monotonic()
-            if now - _thread.checked_at > KEEP_SECONDS or _went_wrong():
-                _check(now)
-            _thread.last_call = now
+        _thread.last_call = now
 
 
 def _check(now: float) -> None:
@@ -116,13 +125,61 @@ _tables: dict[int, ThreadPoolExecutor] = {}
 _tables_lock = threading.Lock()
 
 
-def for_table(table_id: int, function: Callable) -> DatabaseSyncToAsync:
-    """`database_sync_to_async(function)`, run on the table's own database thread (DATABASE_THREADS)."""
+def for_table(table_id: int, function: Callable) -> Callable[..., Any]:
+    """`database_sync_to_async(function)`, run on the table's own database thread (DATABASE_THREADS).
+
+    Every play and every timer of every table makes this hop, so it is made
+    the short way (`_TableCall`) wherever asgiref would pick the same thread.
+    """
     count = settings.DATABASE_THREADS
-    if count <= 1 or getattr(AsyncToSync.executors, "current", None) is not None:
-        # One thread for every table; or a synchronous caller up the stack (a test) runs it on its own.
+    if count <= 1:
+        # One thread for every table: Channels' own, unless asgiref has another in mind (`_TableCall`).
+        return _TableCall(function, None)
+    if getattr(AsyncToSync.executors, "current", None) is not None:
+        # A synchronous caller up the stack (a test) runs it on its own thread, as asgiref does.
         return DatabaseSyncToAsync(function)
-    return DatabaseSyncToAsync(function, thread_sensitive=False, executor=_thread_of(table_id % count))
+    return _TableCall(function, _thread_of(table_id % count))
+
+
+class _TableCall:
+    """`DatabaseSyncToAsync(function)`, on the same thread, at half its cost (docs/performance.md, "Sixteenth check").
+
+    asgiref's hop copies the caller's context and writes it back after,
+    shields the call and wraps it in a partial or two: as much CPU again as
+    the hop itself, on every play. This hop runs the function in a copy of
+    the caller's context (what it sets there stays there: no call here sets
+    anything its caller reads), with the connection rules above. A call in
+    a thread-sensitive place asgiref knows better (a synchronous caller up
+    the stack, a request's own thread, a loop run by async_to_sync) goes
+    through asgiref as before. Cancelled, the caller stops waiting and the
+    call runs to its end on its thread, as with asgiref.
+    """
+
+    __slots__ = ("function", "executor")
+
+    def __init__(self, function: Callable, executor: Executor | None) -> None:
+        self.function, self.executor = function, executor
+
+    async def __call__(self, *args: Any) -> Any:
+        loop = asyncio.get_running_loop()
+        executor = self.executor
+        if executor is None:
+            if (
+                getattr(AsyncToSync.executors, "current", None) is not None
+                or SyncToAsync.thread_sensitive_context.get(None) is not None
+                or loop in AsyncToSync.loop_thread_executors
+            ):
+                return await DatabaseSyncToAsync(self.function)(*args)
+            executor = SyncToAsync.single_thread_executor
+        context = contextvars.copy_context()
+        return await loop.run_in_executor(executor, _in_thread, loop, context, self.function, args)
+
+
+def _in_thread(loop: asyncio.AbstractEventLoop, context: contextvars.Context, function: Callable, args: tuple) -> Any:
+    # As asgiref's thread handler: async_to_sync in the call goes back to the caller's loop.
+    local = SyncToAsync.threadlocal
+    local.main_event_loop, local.main_event_loop_pid = loop, os.getpid()
+    return _checked(context.run, function, *args)
 
 
 def _thread_of(number: int) -> ThreadPoolExecutor:

@@ -33,14 +33,23 @@ def steps(monkeypatch):
     return happened
 
 
-def call(steps: list[str], name: str, fail: bool = False):
+@pytest.fixture(params=["channels' thread", "the tables' one thread", "a table's own thread"])
+def hop(request, settings):
+    """How a call gets to its database thread: Channels' way, or a table's (one thread for all, or one of several)."""
+    if request.param == "channels' thread":
+        return database_sync_to_async
+    settings.DATABASE_THREADS = 1 if request.param == "the tables' one thread" else 2
+    return lambda function: database_thread.for_table(7, function)
+
+
+def call(hop, steps: list[str], name: str, fail: bool = False):
     def run() -> str:
         steps.append(name)
         if fail:
             raise RuntimeError(name)
         return name
 
-    return database_sync_to_async(run)()
+    return hop(run)()
 
 
 @pytest.fixture
@@ -51,12 +60,12 @@ def busy(monkeypatch):
 
 
 @pytest.mark.asyncio
-async def test_it_checks_nothing_between_calls_in_quick_succession(steps, busy):
-    await call(steps, "first")
+async def test_it_checks_nothing_between_calls_in_quick_succession(hop, steps, busy):
+    await call(hop, steps, "first")
     steps.clear()
 
-    assert await call(steps, "second") == "second"
-    assert await call(steps, "third") == "third"
+    assert await call(hop, steps, "second") == "second"
+    assert await call(hop, steps, "third") == "third"
 
     assert steps == ["second", "third"]
 
@@ -69,47 +78,47 @@ async def test_it_checks_nothing_between_calls_in_quick_succession(steps, busy):
     ],
 )
 @pytest.mark.asyncio
-async def test_a_spell_past_its_limit_has_the_connections_checked(steps, busy, monkeypatch, limit, expected):
-    await call(steps, "first")
+async def test_a_spell_past_its_limit_has_the_connections_checked(hop, steps, busy, monkeypatch, limit, expected):
+    await call(hop, steps, "first")
     monkeypatch.setattr(database_thread, limit, 0)
 
-    await call(steps, "later")
+    await call(hop, steps, "later")
 
     assert steps[-3:] == expected
 
 
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.asyncio
-async def test_a_call_that_met_a_database_error_is_checked_after(steps, busy):
+async def test_a_call_that_met_a_database_error_is_checked_after(hop, steps, busy):
     def broken() -> None:
         steps.append("broken")
         with pytest.raises(DatabaseError), connection.cursor() as cursor:
             cursor.execute("SELECT * FROM no_such_table")  # Django marks the connection: errors occurred
 
-    await call(steps, "first")
-    await database_sync_to_async(broken)()
+    await call(hop, steps, "first")
+    await hop(broken)()
 
     assert steps[-3:] == ["first", "broken", "check"]
 
 
 @pytest.mark.asyncio
-async def test_a_call_that_failed_without_touching_the_database_keeps_the_connection(steps, busy):
-    await call(steps, "first")
+async def test_a_call_that_failed_without_touching_the_database_keeps_the_connection(hop, steps, busy):
+    await call(hop, steps, "first")
 
     with pytest.raises(RuntimeError, match="refused"):
-        await call(steps, "refused", fail=True)
-    await call(steps, "next")
+        await call(hop, steps, "refused", fail=True)
+    await call(hop, steps, "next")
 
     assert steps[-3:] == ["first", "refused", "next"]
 
 
 @pytest.mark.asyncio
-async def test_hand_back_checks_now_and_the_next_call_before_it_runs(steps, busy):
-    await call(steps, "first")
+async def test_hand_back_checks_now_and_the_next_call_before_it_runs(hop, steps, busy):
+    await call(hop, steps, "first")
 
     database_thread.hand_back()
     handed_back = steps[steps.index("first") + 1 :]
-    await call(steps, "next")
+    await call(hop, steps, "next")
 
     assert handed_back and set(handed_back) == {"check"}  # Channels' thread's, and each table thread's
     assert steps[-2:] == ["check", "next"]  # as after an idle spell
@@ -190,3 +199,39 @@ def test_a_synchronous_caller_runs_a_tables_call_on_its_own_thread(settings):
     ran_on = async_to_sync(thread_of_call)(1)
 
     assert ran_on is threading.current_thread()  # as Channels' calls do: a test's database, its transaction
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.asyncio
+async def test_a_tables_call_that_runs_async_code_runs_it_on_the_callers_loop(settings, threads):
+    settings.DATABASE_THREADS = threads
+
+    async def which_loop() -> asyncio.AbstractEventLoop:
+        return asyncio.get_running_loop()
+
+    def call_back() -> asyncio.AbstractEventLoop:
+        return async_to_sync(which_loop)()  # as a play hands a group_send to the loop when it has none of its own
+
+    assert await database_thread.for_table(3, call_back)() is asyncio.get_running_loop()
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.asyncio
+async def test_a_cancelled_caller_leaves_its_tables_call_to_finish_on_its_thread(settings, threads):
+    settings.DATABASE_THREADS = threads
+    started, release, finished = threading.Event(), threading.Event(), threading.Event()
+
+    def play() -> None:
+        started.set()
+        release.wait(5)
+        finished.set()
+
+    waiting = asyncio.ensure_future(database_thread.for_table(3, play)())
+    await asyncio.to_thread(started.wait, 5)
+    waiting.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await waiting
+    release.set()
+
+    await database_thread.for_table(3, lambda: None)()  # the next call on the thread runs after it
+    assert finished.is_set()
