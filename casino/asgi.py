@@ -85,12 +85,12 @@ gc.collect()
 gc.freeze()
 
 # What serving makes is collected in a young generation of 20,000 objects, not CPython's 700, and
-# its next generation every 20 of those, not 10. A loaded server (600 players on 120 tables) made
-# about 1,400 young collections a minute, 1.7 ms of CPU each, whatever the generation's size: with
-# the elder ones, a twentieth of the process's time, all of it holding the event loop. With these
-# thresholds the collector took a sixth of that CPU, and the same load test completed 9-16% more
-# rounds at a fifth of the median latency (docs/performance.md, "Sixteenth check"). Cyclic garbage
-# waits a little longer to be freed: a few megabytes at most.
+# its next generation every 20 of those, not 10. A daphne loaded with 600 players on 120 tables
+# made 1,437 young collections in a run, 1.7 ms of CPU each whatever the generation's size: with
+# the elder generations', 4.8 s of CPU, about a twentieth of its time, all of it holding the event
+# loop. With these thresholds the collector took 0.85 s, and the load test played 3-16% more
+# rounds (docs/performance.md, "Sixteenth check"). Cyclic garbage waits a little longer to be
+# freed: a few megabytes at most.
 YOUNG_OBJECTS, YOUNG_COLLECTIONS = 20_000, 20
 gc.set_threshold(YOUNG_OBJECTS, YOUNG_COLLECTIONS, gc.get_threshold()[2])
 

@@ -142,7 +142,7 @@ def for_table(table_id: int, function: Callable) -> Callable[..., Any]:
 
 
 class _TableCall:
-    """`DatabaseSyncToAsync(function)`, on the same thread, at half its cost (docs/performance.md, "Sixteenth check").
+    """`DatabaseSyncToAsync(function)`, on the same thread, for half its CPU (docs/performance.md, "Sixteenth check").
 
     asgiref's hop copies the caller's context and writes it back after,
     shields the call and wraps it in a partial or two: as much CPU again as
