@@ -3,7 +3,10 @@
 It checks the connections (Django's close_old_connections: a pooled one goes
 back to its pool) before a call after an idle spell, after a call that left a
 database error or a transaction behind, and after a call at least once a
-minute; never between two calls in quick succession.
+minute; never between two calls in quick succession. The same rules hold
+on a table's hop (`for_table`, made without asgiref's wrapping), which
+otherwise behaves as asgiref's: async code in the call runs on the caller's
+loop, and a cancelled caller leaves the call to finish on its thread.
 """
 
 from __future__ import annotations
