@@ -132,13 +132,8 @@ def for_table(table_id: int, function: Callable) -> Callable[..., Any]:
     the short way (`_TableCall`) wherever asgiref would pick the same thread.
     """
     count = settings.DATABASE_THREADS
-    if count <= 1:
-        # One thread for every table: Channels' own, unless asgiref has another in mind (`_TableCall`).
-        return _TableCall(function, None)
-    if getattr(AsyncToSync.executors, "current", None) is not None:
-        # A synchronous caller up the stack (a test) runs it on its own thread, as asgiref does.
-        return DatabaseSyncToAsync(function)
-    return _TableCall(function, _thread_of(table_id % count))
+    # One thread for every table (Channels' own), or the table's own of several.
+    return _TableCall(function, None if count <= 1 else _thread_of(table_id % count))
 
 
 class _TableCall:
@@ -163,16 +158,22 @@ class _TableCall:
     async def __call__(self, *args: Any) -> Any:
         loop = asyncio.get_running_loop()
         executor = self.executor
+        if _asgiref_chooses(loop, executor):
+            return await DatabaseSyncToAsync(self.function)(*args)
         if executor is None:
-            if (
-                getattr(AsyncToSync.executors, "current", None) is not None
-                or SyncToAsync.thread_sensitive_context.get(None) is not None
-                or loop in AsyncToSync.loop_thread_executors
-            ):
-                return await DatabaseSyncToAsync(self.function)(*args)
             executor = SyncToAsync.single_thread_executor
         context = contextvars.copy_context()
         return await loop.run_in_executor(executor, _in_thread, loop, context, self.function, args)
+
+
+def _asgiref_chooses(loop: asyncio.AbstractEventLoop, executor: Executor | None) -> bool:
+    """Whether asgiref would run the call on another thread than `executor` (None: Channels' own)."""
+    if getattr(AsyncToSync.executors, "current", None) is not None:
+        return True  # a synchronous caller up the stack (a test) runs it on its own thread
+    # With one thread for every table: a request's thread-sensitive context, or async_to_sync's loop, has its own.
+    return executor is None and (
+        SyncToAsync.thread_sensitive_context.get(None) is not None or loop in AsyncToSync.loop_thread_executors
+    )
 
 
 def _in_thread(loop: asyncio.AbstractEventLoop, context: contextvars.Context, function: Callable, args: tuple) -> Any:
