@@ -137,12 +137,12 @@ def for_table(table_id: int, function: Callable) -> Callable[..., Any]:
 
 
 class _TableCall:
-    """`DatabaseSyncToAsync(function)`, on the same thread, for half its CPU (docs/performance.md, "Sixteenth check").
+    """`DatabaseSyncToAsync(function)`, on the same thread, for less CPU (docs/performance.md, "Sixteenth check").
 
     asgiref's hop copies the caller's context and writes it back after,
-    shields the call and wraps it in a partial or two: as much CPU again as
-    the hop itself, on every play. This hop runs the function in a copy of
-    the caller's context (what it sets there stays there: no call here sets
+    shields the call and wraps it in a partial or two, on every play. This
+    hop runs the function in a copy of the caller's context (what it sets
+    there stays there: no call here sets
     anything its caller reads), with the connection rules above. A call in
     a thread-sensitive place asgiref knows better (a synchronous caller up
     the stack, a request's own thread, a loop run by async_to_sync) goes
