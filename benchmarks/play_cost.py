@@ -14,7 +14,7 @@ CPU time per play (server and these thin clients together; the clients only
 read a few fields of each frame, handed to them as the server sends it), bytes sent per play to all viewers
 together (the frames' text), the same on the wire (each viewer's frames
 deflated as daphne's permessage-deflate sends them, casino/compression.py: one
-zlib stream per connection, its window and memory level, plus each frame's
+zlib stream per connection, its level, window and memory level, plus each frame's
 header; the compressing is counted in the CPU time, as the server does it;
 a checkout from before casino/compression.py sent its frames as they are),
 frames per play, the wall time and each busy thread's CPU per play (the
@@ -44,7 +44,7 @@ BET = "1"  # a thousand chips each last the run
 # The play a viewer makes when its controls offer it, in order of preference.
 PLAYS = ("bet", "no_insurance", "stand")
 BUTTON = re.compile(r'name="action" value="(\w+)"')
-CONTROLS = re.compile(r'<section id="controls".*?</section>', re.DOTALL)
+CONTROLS, END_CONTROLS = '<section id="controls"', "</section>"  # the viewer's buttons
 FIELD = re.compile(r'name="(seat|hand|version)" value="(\d+)"')
 VERSION = 'id="version" data-version="'  # the version a frame brings the page to
 
@@ -99,11 +99,12 @@ class Viewer:
         self.frames = 0
         self.version = 0  # the newest version this viewer was shown (the frames' marker)
         try:
-            from casino.compression import MEM_LEVEL, WINDOW_BITS
+            from casino import compression
         except ImportError:  # a checkout from before compressed frames (benchmarks/other_checkout.py)
             self.deflate = None
-        else:
-            self.deflate = zlib.compressobj(zlib.Z_DEFAULT_COMPRESSION, zlib.DEFLATED, -WINDOW_BITS, MEM_LEVEL)
+        else:  # at the server's level: zlib's default before it had one
+            level = getattr(compression, "LEVEL", zlib.Z_DEFAULT_COMPRESSION)
+            self.deflate = zlib.compressobj(level, zlib.DEFLATED, -compression.WINDOW_BITS, compression.MEM_LEVEL)
 
     def take(self, frame: str) -> None:
         data = frame.encode()
@@ -115,9 +116,9 @@ class Viewer:
         else:
             payload = len(self.deflate.compress(data) + self.deflate.flush(zlib.Z_SYNC_FLUSH)) - 4
         self.wire += payload + (2 if payload < 126 else 4 if payload < 65536 else 10)
-        match = CONTROLS.search(frame)
-        if match:
-            self.controls = match.group(0)
+        start = frame.find(CONTROLS)  # not a regular expression's search: the clients' work is not the server's
+        if start >= 0:
+            self.controls = frame[start : frame.index(END_CONTROLS, start) + len(END_CONTROLS)]
         marker = frame.rfind(VERSION)
         if marker >= 0:
             self.version = int(frame[marker + len(VERSION) : frame.index('"', marker + len(VERSION))])

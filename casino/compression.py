@@ -10,6 +10,12 @@ daphne only never turns it on. `enable()` does, before daphne's server
 makes its websocket factory (casino/asgi.py calls it when daphne imports the
 application, which daphne does before it starts listening).
 
+Each frame is compressed at zlib's level 3, not its default 6: deflating a
+play's frames for five viewers took about a twelfth of a play's CPU at level
+6, half that at 3, for about 60% more bytes (555 a play for the five
+viewers against 341; docs/performance.md, "Seventeenth check"). The frames
+are small and the target is 3 KB: the CPU is what limits a process.
+
 Memory is bounded per connection: the server compresses with a 16 KiB window
 (`server_max_window_bits=14`) and zlib's memory level 5, about 80 KiB a
 connection instead of zlib's default 256 KiB. The window holds the last ten
@@ -35,11 +41,25 @@ from __future__ import annotations
 
 import sys
 
-from autobahn.websocket.compress import PerMessageDeflateOffer, PerMessageDeflateOfferAccept
+import zlib
+
+from autobahn.websocket.compress import PerMessageDeflate, PerMessageDeflateOffer, PerMessageDeflateOfferAccept
 
 #: The server's deflate window (2**14 bytes) and zlib memory level: ~80 KiB per connection.
 WINDOW_BITS = 14
 MEM_LEVEL = 5
+#: zlib's compression level for the server's frames (its default is 6).
+LEVEL = 3
+
+
+class Deflate(PerMessageDeflate):
+    """autobahn's `permessage-deflate`, the server's frames compressed at `LEVEL`."""
+
+    def start_compress_message(self) -> None:
+        if self._is_server and self._compressor is None:  # one stream for the connection: context takeover
+            self._compressor = zlib.compressobj(LEVEL, zlib.DEFLATED, -self.server_max_window_bits, self.mem_level)
+        else:
+            super().start_compress_message()
 
 
 def accept(offers: list) -> PerMessageDeflateOfferAccept | None:
@@ -62,8 +82,17 @@ def enable() -> bool:
     if getattr(factory, "deflates", False):
         return True
 
+    class DeflatingProtocol(factory.protocol):
+        def succeedHandshake(self, response):
+            # autobahn made its `permessage-deflate` for the offer `accept` took: compress at LEVEL.
+            result = super().succeedHandshake(response)
+            if type(self._perMessageCompress) is PerMessageDeflate:
+                self._perMessageCompress.__class__ = Deflate
+            return result
+
     class DeflatingWebSocketFactory(factory):
         deflates = True
+        protocol = DeflatingProtocol
 
         def __init__(self, *args, **kwargs) -> None:
             super().__init__(*args, **kwargs)

@@ -7,8 +7,11 @@ negotiates it too.
 
 from __future__ import annotations
 
+import zlib
+
 import daphne.server
-from autobahn.websocket.compress import PerMessageDeflateOffer
+import daphne.ws_protocol
+from autobahn.websocket.compress import PerMessageDeflate, PerMessageDeflateOffer
 
 from casino import compression
 
@@ -40,3 +43,34 @@ def test_it_makes_daphnes_websocket_factory_accept_deflate(monkeypatch):
     assert compression.enable() is True  # a second call changes nothing
     assert daphne.server.WebSocketFactory is type(factory)
 
+
+
+def test_it_compresses_the_servers_frames_at_its_own_level():
+    frame = b'<div id="seat-1-play"><p class="bet">Bet 1</p></div><i id="version" data-version="71"></i>' * 20
+    deflate = compression.Deflate.create_from_offer_accept(True, compression.accept([PerMessageDeflateOffer()]))
+
+    deflate.start_compress_message()
+    sent = deflate.compress_message_data(frame) + deflate.end_compress_message()
+
+    stream = zlib.compressobj(compression.LEVEL, zlib.DEFLATED, -compression.WINDOW_BITS, compression.MEM_LEVEL)
+    assert compression.LEVEL == 3
+    assert sent == (stream.compress(frame) + stream.flush(zlib.Z_SYNC_FLUSH))[:-4]
+    assert zlib.decompressobj(-15).decompress(sent + b"\x00\x00\xff\xff") == frame  # as a browser reads it
+
+
+def test_its_protocol_compresses_at_that_level_once_the_handshake_accepts_deflate(monkeypatch):
+    monkeypatch.setattr(daphne.server, "WebSocketFactory", daphne.server.WebSocketFactory)
+    compression.enable()
+    protocol_class = daphne.server.WebSocketFactory.protocol
+    negotiated = PerMessageDeflate.create_from_offer_accept(True, compression.accept([PerMessageDeflateOffer()]))
+
+    def autobahns_handshake(protocol, response):  # what autobahn does for an accepted offer
+        protocol._perMessageCompress = negotiated
+        return "handshake done"
+
+    monkeypatch.setattr(daphne.ws_protocol.WebSocketProtocol, "succeedHandshake", autobahns_handshake)
+    protocol = protocol_class.__new__(protocol_class)
+
+    assert protocol.succeedHandshake(None) == "handshake done"
+    assert type(protocol._perMessageCompress) is compression.Deflate
+    assert protocol._perMessageCompress.server_max_window_bits == compression.WINDOW_BITS

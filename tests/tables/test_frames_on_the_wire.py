@@ -16,7 +16,7 @@ from tests.tables.test_verify_shoe import version
 
 def wire_bytes(frames: list[str], window_bits: int) -> int:
     """What a connection's frames take on the wire as autobahn sends them: one stream, flushed per frame."""
-    stream = zlib.compressobj(zlib.Z_DEFAULT_COMPRESSION, zlib.DEFLATED, -window_bits, compression.MEM_LEVEL)
+    stream = zlib.compressobj(compression.LEVEL, zlib.DEFLATED, -window_bits, compression.MEM_LEVEL)
     return sum(len(stream.compress(frame.encode()) + stream.flush(zlib.Z_SYNC_FLUSH)) - 4 for frame in frames)
 
 
