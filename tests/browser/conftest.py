@@ -125,12 +125,16 @@ def browser() -> Iterator[object]:
 
 @pytest.fixture
 def screenshot(request):
-    """screenshot(page, "step") saves test-output/browser/<test>-<step>.png."""
+    """screenshot(page, "step") saves test-output/browser/<test>-<step>.png.
+
+    As the page settles: a card still being dealt (its animation) is shown
+    where it lands, not half faded in.
+    """
     OUTPUT.mkdir(parents=True, exist_ok=True)
 
     def take(page, step: str) -> Path:
         path = OUTPUT / f"{request.node.name}-{step}.png"
-        page.screenshot(path=str(path), full_page=True)
+        page.screenshot(path=str(path), full_page=True, animations="disabled")
         return path
 
     return take
