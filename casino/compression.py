@@ -40,7 +40,6 @@ WEBSOCKET_DEFLATE=false turns it off (casino/settings.py).
 from __future__ import annotations
 
 import sys
-
 import zlib
 
 from autobahn.websocket.compress import PerMessageDeflate, PerMessageDeflateOffer, PerMessageDeflateOfferAccept
@@ -56,10 +55,10 @@ class Deflate(PerMessageDeflate):
     """autobahn's `permessage-deflate`, the server's frames compressed at `LEVEL`."""
 
     def start_compress_message(self) -> None:
-        if self._is_server and self._compressor is None:  # one stream for the connection: context takeover
-            self._compressor = zlib.compressobj(LEVEL, zlib.DEFLATED, -self.server_max_window_bits, self.mem_level)
-        else:
+        if not self._is_server:
             super().start_compress_message()
+        elif self._compressor is None or self.server_no_context_takeover:  # else one stream for the connection
+            self._compressor = zlib.compressobj(LEVEL, zlib.DEFLATED, -self.server_max_window_bits, self.mem_level)
 
 
 def accept(offers: list) -> PerMessageDeflateOfferAccept | None:

@@ -58,6 +58,22 @@ def test_it_compresses_the_servers_frames_at_its_own_level():
     assert zlib.decompressobj(-15).decompress(sent + b"\x00\x00\xff\xff") == frame  # as a browser reads it
 
 
+def test_it_starts_each_frame_afresh_at_its_level_when_the_browser_asks_for_no_context_takeover():
+    frame = b'<p class="stack" id="seat-1-stack">Stack <strong data-stack>999</strong></p>' * 10
+    offer = PerMessageDeflateOffer(request_no_context_takeover=True)
+    deflate = compression.Deflate.create_from_offer_accept(True, compression.accept([offer]))
+    assert deflate.server_no_context_takeover
+
+    sent = []
+    for _ in range(2):
+        deflate.start_compress_message()
+        sent.append(deflate.compress_message_data(frame) + deflate.end_compress_message())
+
+    stream = zlib.compressobj(compression.LEVEL, zlib.DEFLATED, -compression.WINDOW_BITS, compression.MEM_LEVEL)
+    alone = (stream.compress(frame) + stream.flush(zlib.Z_SYNC_FLUSH))[:-4]
+    assert sent == [alone, alone]  # the second frame not compressed against the first
+
+
 def test_its_protocol_compresses_at_that_level_once_the_handshake_accepts_deflate(monkeypatch):
     monkeypatch.setattr(daphne.server, "WebSocketFactory", daphne.server.WebSocketFactory)
     compression.enable()
