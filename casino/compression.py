@@ -52,12 +52,11 @@ LEVEL = 3
 
 
 class Deflate(PerMessageDeflate):
-    """autobahn's `permessage-deflate`, the server's frames compressed at `LEVEL`."""
+    """autobahn's `permessage-deflate` on the server's side, its frames compressed at `LEVEL`."""
 
     def start_compress_message(self) -> None:
-        if not self._is_server:
-            super().start_compress_message()
-        elif self._compressor is None or self.server_no_context_takeover:  # else one stream for the connection
+        # One stream for the connection, unless the browser asked for none (a fresh one each frame).
+        if self._compressor is None or self.server_no_context_takeover:
             self._compressor = zlib.compressobj(LEVEL, zlib.DEFLATED, -self.server_max_window_bits, self.mem_level)
 
 

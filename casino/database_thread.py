@@ -143,10 +143,9 @@ class _TableCall:
     shields the call and wraps it in a partial or two, on every play. This
     hop runs the function in a copy of the caller's context (what it sets
     there stays there: no call here sets anything its caller reads), with
-    the connection rules above. A call in
-    a thread-sensitive place asgiref knows better (a synchronous caller up
-    the stack, a request's own thread, a loop run by async_to_sync) goes
-    through asgiref as before. Cancelled, the caller stops waiting and the
+    the connection rules above. A call in a thread-sensitive place asgiref
+    knows better (a synchronous caller up the stack, a request's own thread,
+    a loop run by async_to_sync) goes through asgiref as before. Cancelled, the caller stops waiting and the
     call runs to its end on its thread, as with asgiref.
     """
 

@@ -44,7 +44,6 @@ def test_it_makes_daphnes_websocket_factory_accept_deflate(monkeypatch):
     assert daphne.server.WebSocketFactory is type(factory)
 
 
-
 def test_it_compresses_the_servers_frames_at_its_own_level():
     frame = b'<div id="seat-1-play"><p class="bet">Bet 1</p></div><i id="version" data-version="71"></i>' * 20
     deflate = compression.Deflate.create_from_offer_accept(True, compression.accept([PerMessageDeflateOffer()]))

@@ -15,7 +15,7 @@ from tests.tables.test_verify_shoe import version
 
 
 def wire_bytes(frames: list[str], window_bits: int) -> int:
-    """What a connection's frames take on the wire as autobahn sends them: one stream, flushed per frame."""
+    """What a connection's frames take on the wire as the server sends them: one stream at its level, flushed per frame."""
     stream = zlib.compressobj(compression.LEVEL, zlib.DEFLATED, -window_bits, compression.MEM_LEVEL)
     return sum(len(stream.compress(frame.encode()) + stream.flush(zlib.Z_SYNC_FLUSH)) - 4 for frame in frames)
 
