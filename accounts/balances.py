@@ -8,25 +8,12 @@ from __future__ import annotations
 from django.db.models import Sum
 
 from accounts.models import AccountKind, LedgerAccount
-from casino import sql
-
-_BANKROLLS = sql.statement(LedgerAccount, "SELECT {user}, {balance} FROM {table} WHERE {kind} = %s AND {user} IN (%s)")
 
 
 def bankroll_balance(user_id: int) -> int | None:
     """A player's bankroll in chips (None if they have none): one indexed read."""
     rows = LedgerAccount.objects.filter(kind=AccountKind.BANKROLL, user_id=user_id)
     return rows.values_list("balance", flat=True).first()
-
-
-def bankroll_balances(user_ids: set[int]) -> dict[int, int]:
-    """Several players' bankrolls, by user id, in one read."""
-    if not user_ids:
-        return {}
-    # Read with every version of a table: a statement of its own, not the ORM's.
-    places = ", ".join(["%s"] * len(user_ids))
-    statement = _BANKROLLS().replace("(%s)", f"({places})")
-    return dict(sql.fetch(statement, [AccountKind.BANKROLL.value, *user_ids]))
 
 
 def at_tables_balance(user_id: int) -> int:

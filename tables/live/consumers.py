@@ -48,10 +48,11 @@ class TableConsumer(AsyncWebsocketConsumer):
     table_id: int
     # The signed-in player behind the socket (None for a watcher who is not signed in).
     player_id: int | None = None
-    # A watcher's bankroll: read on the database thread when it may have
-    # changed (on connect, after their own seat changes, once they are no
-    # longer seated); a seated player's comes with each version of the table.
+    # A watcher's bankroll and chips at the tables (the top bar's two numbers): read on the
+    # database thread when they may have changed (on connect, after their own seat changes,
+    # once they are no longer seated); a seated player's come with each version of the table.
     bankroll: int | None = None
+    at_tables: int | None = None
     bankroll_known: bool = False
     # Set when the player's session stops standing (log-out, new password,
     # deactivation, a break): from then on every message is refused.
@@ -255,7 +256,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         """The frame of the table's newest version, or of `version` (one just read) or newer."""
         table = frames.rendered(self.table_id, version)
         if not self._knows_bankroll(table):
-            self.bankroll = balances.bankroll_balance(self.player_id)
+            self.bankroll, self.at_tables = balances.chips_of(self.player_id)
             self.bankroll_known = True
         return self._frame_of(table, notice)
 
@@ -268,8 +269,9 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     def _frame_of(self, table: frames.Rendered, notice: str | None = None) -> str:
         """This viewer's frame of `table`, its bankroll known (`_knows_bankroll`); remembered as sent."""
-        bankroll = table.state.bankrolls.get(self.player_id, self.bankroll)
-        return frame_for(table, self.user, bankroll, notice, self.sent)
+        state, who = table.state, self.player_id
+        bankroll, at_tables = state.bankrolls.get(who, self.bankroll), state.at_tables.get(who, self.at_tables)
+        return frame_for(table, self.user, bankroll, notice, self.sent, at_tables=at_tables)
 
     async def _send(self, html: str) -> None:
         if html:

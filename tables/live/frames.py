@@ -114,7 +114,7 @@ def offer(table: Table, seated: list[Seat], round_row: Round, engine: GameRound)
     settled round (or none): then all the change did not touch (the seat
     numbers, the players' bankrolls, the free seats) is as that version has
     it, and the rest is what the change just wrote, the new round's shoe
-    included.
+    included (and the players' stacks here, so their chips at the tables).
     """
     with _latest_lock:
         previous = _latest.get(table.pk)
@@ -133,6 +133,7 @@ def offer(table: Table, seated: list[Seat], round_row: Round, engine: GameRound)
         round_row,
         engine,
         bankrolls=before.bankrolls,
+        elsewhere=before.elsewhere,
         commitment=before.commitment if same_shoe else engine.shoe.commitment,
         names={seat.number: seat.player for seat in before.seats if seat.player is not None},
         previous=before,

@@ -33,7 +33,7 @@ from markupsafe import escape
 from accounts.models import User
 from tables.live.frames import Rendered, rendered
 from tables.live.parts import changed_parts
-from tables.live.viewer import bankroll_in
+from tables.live.viewer import chips_in
 from tables.live.viewer_pieces import (
     Mine,
     hint_for_viewer,
@@ -72,13 +72,22 @@ class Sent:
     own_key: Hashable | None = None
 
 
-def frame_for(table: Rendered, viewer: User | None, bankroll: int | None, notice: str | None, sent: Sent) -> str:
+def frame_for(
+    table: Rendered,
+    viewer: User | None,
+    bankroll: int | None,
+    notice: str | None,
+    sent: Sent,
+    *,
+    at_tables: int | None = None,
+) -> str:
     """The frame that brings this connection up to `table`'s version, and remember it as sent.
 
     Empty when nothing changed for this viewer. A notice (the answer to one
     click) is always sent when given, and cleared with the next frame after.
+    `bankroll` and `at_tables` are the top bar's numbers (None: not shown).
     """
-    mine = Mine(table, viewer, bankroll)
+    mine = Mine(table, viewer, bankroll, at_tables)
     hint = hint_for_viewer(table, mine, viewer)
     sent.pending_hint = hint.pending if hint is not None else None
     first = not sent.pieces
@@ -110,6 +119,10 @@ def frame_for(table: Rendered, viewer: User | None, bankroll: int | None, notice
         return _finish_frame(table, mine, viewer, sent, parts, first=False)
     if mine.bankroll is not None:
         bring("bankroll", table.kept_piece(("bankroll", mine.bankroll), renderer(mine, viewer, "bankroll", bankroll=mine.bankroll)))
+    if mine.at_tables is not None:
+        # The top bar's chips at the tables: theirs at every table, their stacks here as this version has them.
+        chips = mine.at_tables
+        bring("at-tables", table.kept_piece(("at tables", chips), renderer(mine, viewer, "at_tables", at_tables=chips)))
     _bring_table(table, mine, sent, bring, parts, shared)
     # A reality check is shown as its popup, not as a notice too.
     for piece_id, html in own_pieces(table, mine, viewer, None if isinstance(notice, RealityCheckNotice) else notice, hint):
@@ -150,7 +163,7 @@ def _bring_shared(table: Rendered, sent: Sent, shared: list[tuple[str, str | Non
 
 
 def _own_key(table: Rendered, mine: Mine, shared: list[tuple[str, str | None]]) -> tuple:
-    """All the viewer's own pieces show: their bankroll, their seats and buttons, the free seats, their banner.
+    """All the viewer's own pieces show: the top bar's chips, their seats and buttons, the free seats, their banner.
 
     A seat's decision (the key and version the table notes when it is first
     offered, tables.play.rounds.decision_key) stands for its buttons: while it
@@ -172,7 +185,7 @@ def _own_key(table: Rendered, mine: Mine, shared: list[tuple[str, str | None]]) 
             state.results.get(number),
         ))
     return (
-        mine.who, mine.bankroll, position.can_sit, position.can_change_seat, tuple(mine_shown),
+        mine.who, mine.bankroll, mine.at_tables, position.can_sit, position.can_change_seat, tuple(mine_shown),
         tuple(shows[index - 3] for index in free), row.min_bet, row.max_bet, row.default_bet,
     )
 
@@ -262,4 +275,5 @@ def whole_table(
     is used without asking the database which is newest.
     """
     table = rendered(table_id, version)
-    return frame_for(table, viewer, bankroll_in(table.state, viewer_id(viewer)), notice, Sent()), table.version
+    bankroll, at_tables = chips_in(table.state, viewer_id(viewer))
+    return frame_for(table, viewer, bankroll, notice, Sent(), at_tables=at_tables), table.version

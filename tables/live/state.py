@@ -12,12 +12,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from accounts import balances
 from casino import rows
 from tables.engine import EventKind, GameRound, Phase, SeatStatus
 from tables.engine.hand import hand_value, is_natural
 from tables.engine.state import InsuranceStatus
 from tables.live.cards import CardView
+from tables.live.chips import chips_elsewhere
 from tables.live.narration import Narration, narrate_round
 from tables.live.outcomes import hand_words
 from tables.models import Round, Seat, Table
@@ -116,6 +116,11 @@ class TableState:
     seat_keys: tuple = ()
     # The round's `log` as told so far: the next version goes on from it (`snapshot_of`).
     narration: Narration | None = None
+    # The seated players' chips at other tables, as read with `bankrolls` (a version this process
+    # wrote keeps them: its change moved chips at this table only) ...
+    elsewhere: dict[int, int] = field(default_factory=dict)
+    # ... and at every table, theirs here at this version included: the top bar's "at tables".
+    at_tables: dict[int, int] = field(default_factory=dict)
 
     @property
     def phase(self) -> str:
@@ -144,13 +149,15 @@ def snapshot(table_id: int) -> TableState:
     seats = rows.select(Seat, "t0.table_id = %s", [table_id], join=("player", "account"), order_by="t0.number")
     round_row = table.current_round
     seated = [seat for seat in seats if seat.player_id]
+    bankrolls, elsewhere = chips_elsewhere(table_id, {seat.player_id for seat in seated})
     return snapshot_of(
         table,
         seated,
         {seat.number: seat.changed_version for seat in seats if not seat.player_id},
         round_row,
         GameRound.from_json(round_row.state) if round_row is not None else None,
-        bankrolls=balances.bankroll_balances({seat.player_id for seat in seated}),
+        bankrolls=bankrolls,
+        elsewhere=elsewhere,
         commitment=round_row.shoe.commitment if round_row is not None else None,
     )
 
@@ -164,6 +171,7 @@ def snapshot_of(
     *,
     bankrolls: dict[int, int],
     commitment: str | None,
+    elsewhere: dict[int, int] | None = None,
     names: dict[int, str] | None = None,
     previous: TableState | None = None,
 ) -> TableState:
@@ -172,6 +180,9 @@ def snapshot_of(
     `free` maps each free seat's number to the version at which it last changed hands.
 
     `names` (seat number -> username) is read from the seats' players when not given.
+
+    `elsewhere` (user id -> chips at other tables, tables.live.chips) with the
+    seats' stacks here makes each seated player's chips at every table.
 
     `previous` (a version before, tables.live.frames.offer): the views of its
     seats made from all the same (`_seat_key`) are kept, not made again, its
@@ -198,6 +209,11 @@ def snapshot_of(
             view = kept.get(key) or SeatView(number=n, player=None, is_mine=False, changed_version=free[n])
         views.append(view)
         keys.append(key)
+    elsewhere = elsewhere or {}
+    at_tables = dict(elsewhere)
+    for seat in seated:
+        if seat.account_id is not None:
+            at_tables[seat.player_id] = at_tables.get(seat.player_id, 0) + seat.account.balance
     dealer, dealer_total = _dealer(engine)
     narration = None
     if engine is not None:
@@ -213,6 +229,8 @@ def snapshot_of(
         seat_keys=tuple(keys),
         players={seat.number: seat.player_id for seat in seated},
         bankrolls=bankrolls,
+        elsewhere=elsewhere,
+        at_tables=at_tables,
         dealer=dealer,
         dealer_total=dealer_total,
         dealer_natural=engine is not None and engine.hole_revealed and is_natural(engine.dealer.cards),

@@ -159,6 +159,13 @@ def result_of(state: TableState, my_seats: list[int]) -> dict[str, object]:
     return {"result": round_words(net, blackjack=blackjack), "result_kind": kind}
 
 
+def chips_in(state: TableState, user_id: int | None) -> tuple[int | None, int | None]:
+    """The viewer's bankroll and chips at the tables: as read with the table if they sit at it, else read now."""
+    if user_id in state.bankrolls:
+        return state.bankrolls[user_id], state.at_tables.get(user_id, 0)
+    return balances.chips_of(user_id) if user_id is not None else (None, None)
+
+
 def bankroll_in(state: TableState, user_id: int | None) -> int | None:
     """The viewer's bankroll: as read with the table if they sit at it, else read now."""
     if user_id in state.bankrolls:

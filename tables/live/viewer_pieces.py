@@ -41,10 +41,10 @@ class Mine:
     (tables.live.viewer.view_for) is built only when one of them is new.
     """
 
-    __slots__ = ("table", "who", "bankroll", "position", "_controls", "_view")
+    __slots__ = ("table", "who", "bankroll", "at_tables", "position", "_controls", "_view")
 
-    def __init__(self, table: Rendered, viewer: User | None, bankroll: int | None) -> None:
-        self.table, self.who, self.bankroll = table, viewer_id(viewer), bankroll
+    def __init__(self, table: Rendered, viewer: User | None, bankroll: int | None, at_tables: int | None = None) -> None:
+        self.table, self.who, self.bankroll, self.at_tables = table, viewer_id(viewer), bankroll, at_tables
         self.position = table.piece(("position", self.who), lambda: position_of(table.state, self.who))
         self._controls: list[Control] | None = None
         self._view: TableView | None = None

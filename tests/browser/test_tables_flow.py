@@ -148,7 +148,9 @@ def test_a_solo_atlantic_city_round(live_daphne, browser, screenshot):
     page.get_by_role("button", name="Play solo").click()
     sit(page, 1, buy_in=200)
     expect(page.locator("#bankroll")).to_have_text("800")  # the top bar follows the table live
+    expect(page.locator("#at-tables")).to_have_text("200")
     bet(page, 25)
+    expect(page.locator("#at-tables")).to_have_text("175")  # the bet is on the felt, out of the stack
     expect(page.locator("#seat-1 .card")).to_have_count(2, timeout=10_000)
     # Keyboard: S stands (when standing is still a choice).
     if page.locator("#controls").get_by_role("button", name="Stand").count():
@@ -158,5 +160,7 @@ def test_a_solo_atlantic_city_round(live_daphne, browser, screenshot):
     page.reload()
     expect(page.locator("#bankroll")).to_have_text("800")
     stack = int(page.locator("#seat-1 [data-stack]").inner_text())
+    expect(page.locator("#at-tables")).to_have_text(f"{stack:,}")
     page.get_by_role("button", name="Leave table").click()
     expect(page.locator("#bankroll")).to_have_text(f"{800 + stack:,}")
+    expect(page.locator("#at-tables")).to_have_text("0")
