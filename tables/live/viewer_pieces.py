@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Hashable
+from dataclasses import dataclass
 
 from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
@@ -25,6 +26,7 @@ from tables.live.parts import compact
 from tables.live.state import SeatView
 from tables.live.templating import render_piece
 from tables.live.viewer import TableView, controls_of, position_of, result_of, view_for
+from tables.models import Table
 from tables.play.access import viewer_id
 
 # Where a seat's body goes in its shell. A raw "<" can only come from the
@@ -41,13 +43,14 @@ class Mine:
     (tables.live.viewer.view_for) is built only when one of them is new.
     """
 
-    __slots__ = ("table", "who", "bankroll", "at_tables", "position", "_controls", "_view")
+    __slots__ = ("table", "who", "bankroll", "at_tables", "position", "_controls", "_view", "_own")
 
     def __init__(self, table: Rendered, viewer: User | None, bankroll: int | None, at_tables: int | None = None) -> None:
         self.table, self.who, self.bankroll, self.at_tables = table, viewer_id(viewer), bankroll, at_tables
         self.position = table.piece(("position", self.who), lambda: position_of(table.state, self.who))
         self._controls: list[Control] | None = None
         self._view: TableView | None = None
+        self._own: TableView | OwnView | None = None
 
     @property
     def controls(self) -> list[Control]:
@@ -56,11 +59,37 @@ class Mine:
             self._controls = controls_of_seats(self.table, self.position.my_seats)
         return self._controls
 
+    def own_view(self) -> TableView | OwnView:
+        """All the viewer's own pieces but their seats show (`OwnView`): not their whole view, unless it is made."""
+        if self._own is None:
+            if self._view is not None:
+                self._own = self._view
+            else:
+                state, position = self.table.state, self.position
+                result = result_of(state, position.my_seats) if state.results else {}
+                self._own = OwnView(state.table, self.controls, position.my_seats, position.can_sit, **result)
+        return self._own
+
     def view(self) -> TableView:
         if self._view is None:
             table = self.table
             self._view = view_for(table.state, self.who, self.bankroll, functools.partial(controls_of_seats, table), self.position)
         return self._view
+
+
+@dataclass(frozen=True, slots=True)
+class OwnView:
+    """What the viewer's banner, notice, buttons, Hints switch and chips show, by the names of their whole view (TableView).
+
+    Their whole view holds every seat as they see it; these pieces need none of them.
+    """
+
+    table: Table
+    controls: list[Control]
+    my_seats: list[int]
+    can_sit: bool
+    result: str | None = None
+    result_kind: str = ""
 
 
 def shared_pieces(table: Rendered) -> list[tuple[str, str | None]]:
@@ -90,7 +119,8 @@ def render(name: str, view: TableView, viewer: User | None, **extra: object) -> 
 
 
 def renderer(mine: Mine, viewer: User | None, name: str, **extra: object) -> Callable[[], str]:
-    return lambda: render(name, mine.view(), viewer, **extra)
+    """One of the viewer's own pieces but their seats, when it must be rendered (`Mine.own_view`)."""
+    return lambda: render(name, mine.own_view(), viewer, **extra)
 
 
 def hint_for_viewer(table: Rendered, mine: Mine, viewer: User | None) -> coach.Hint | None:
