@@ -47,7 +47,9 @@ class Mine:
 
     def __init__(self, table: Rendered, viewer: User | None, bankroll: int | None, at_tables: int | None = None) -> None:
         self.table, self.who, self.bankroll, self.at_tables = table, viewer_id(viewer), bankroll, at_tables
-        self.position = table.piece(("position", self.who), lambda: position_of(table.state, self.who))
+        # The same from version to version while nobody sits down or stands up: kept by all it is made from.
+        key = ("position", self.who, table.piece("position of all", lambda: _position_key(table)))
+        self.position = table.kept_piece(key, lambda: position_of(table.state, self.who))
         self._controls: list[Control] | None = None
         self._view: TableView | None = None
         self._own: TableView | OwnView | None = None
@@ -75,6 +77,13 @@ class Mine:
             table = self.table
             self._view = view_for(table.state, self.who, self.bankroll, functools.partial(controls_of_seats, table), self.position)
         return self._view
+
+
+def _position_key(table: Rendered) -> Hashable:
+    """All of a version a viewer's position is made from (tables.live.viewer.position_of), but the viewer."""
+    state = table.state
+    row = state.table
+    return (tuple(state.players.items()), tuple(state.free_seats), state.playing, row.owner_id, row.profile, row.seat_count)
 
 
 @dataclass(frozen=True, slots=True)
