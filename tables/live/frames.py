@@ -56,7 +56,7 @@ class Rendered:
         ]
         # Shared with the versions before and after: keyed by all a piece shows.
         # Grown too big, it keeps what the version before used.
-        self.kept: dict[Hashable, str] = {}
+        self.kept: dict[Hashable, Any] = {}
         self._used: set[Hashable] = set()
         if previous is not None:
             self.kept = previous.kept
@@ -75,8 +75,8 @@ class Rendered:
             html = self._pieces[key] = render()
         return html
 
-    def kept_piece(self, key: Hashable, render: Callable[[], str]) -> str:
-        """A piece of any version: its key says all it shows; VERSION_SLOT stands for the version."""
+    def kept_piece(self, key: Hashable, render: Callable[[], T]) -> T:
+        """A piece of any version (or anything else made from no more than its key says): its key says all it shows."""
         self._used.add(key)
         html = self.kept.get(key)
         if html is None:

@@ -122,7 +122,7 @@ def shared_pieces(table: Rendered) -> list[tuple[str, str | None]]:
     return pieces
 
 
-def render(name: str, view: TableView, viewer: User | None, **extra: object) -> str:
+def render(name: str, view: TableView | OwnView, viewer: User | None, **extra: object) -> str:
     """A piece of the table (templates/tables/pieces/, Jinja2: tables/live/templating.py), as sent."""
     return compact(render_piece(name, {"view": view, "user": viewer, "notice": None, **extra}))
 
