@@ -40,7 +40,6 @@ from tables.live.viewer_pieces import (
     own_pieces,
     own_seats,
     render,
-    renderer,
     seat_places,
     shared_pieces,
     shell_key,
@@ -118,11 +117,10 @@ def frame_for(
         _bring_shared(table, sent, shared, parts)
         return _finish_frame(table, mine, viewer, sent, parts, first=False)
     if mine.bankroll is not None:
-        bring("bankroll", table.kept_piece(("bankroll", mine.bankroll), renderer(mine, viewer, "bankroll", bankroll=mine.bankroll)))
+        bring("bankroll", top_bar_number("bankroll", mine.bankroll))
     if mine.at_tables is not None:
         # The top bar's chips at the tables: theirs at every table, their stacks here as this version has them.
-        chips = mine.at_tables
-        bring("at-tables", table.kept_piece(("at tables", chips), renderer(mine, viewer, "at_tables", at_tables=chips)))
+        bring("at-tables", top_bar_number("at-tables", mine.at_tables))
     _bring_table(table, mine, sent, bring, parts, shared)
     # A reality check is shown as its popup, not as a notice too.
     for piece_id, html in own_pieces(table, mine, viewer, None if isinstance(notice, RealityCheckNotice) else notice, hint):
@@ -139,6 +137,14 @@ def frame_for(
         before, after = box.split(PIECES_SLOT)
         parts.append(before + "".join(seats) + after)
     return _finish_frame(table, mine, viewer, sent, parts, first=first)
+
+
+def top_bar_number(piece_id: str, chips: int) -> str:
+    """One of the top bar's numbers as templates/base.html writes it (`intcomma`): a new one at most bets and payouts.
+
+    Made here, not by a template: it holds a number alone.
+    """
+    return SafeString(f'<strong id="{piece_id}">{int(chips):,}</strong>')
 
 
 def _finish_frame(table: Rendered, mine: Mine, viewer: User | None, sent: Sent, parts: list[str], *, first: bool) -> str:

@@ -88,7 +88,7 @@ def _position_key(table: Rendered) -> Hashable:
 
 @dataclass(frozen=True, slots=True)
 class OwnView:
-    """What the viewer's banner, notice, buttons, Hints switch and chips show, by the names of their whole view (TableView).
+    """What the viewer's banner, notice, buttons and Hints switch show, by the names of their whole view (TableView).
 
     Their whole view holds every seat as they see it; these pieces need none of them.
     """

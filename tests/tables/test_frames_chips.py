@@ -66,6 +66,15 @@ def test_a_player_who_sits_down_sees_the_chips_leave_their_bankroll_for_the_tabl
     assert (bankroll(after), at_tables(after)) == (start - 120, 120)
 
 
+def test_the_numbers_are_written_as_the_top_bar_writes_them(client, betting, alice, carol):
+    from tables.live.pieces import top_bar_number
+
+    assert top_bar_number("at-tables", 1234567) == '<strong id="at-tables">1,234,567</strong>'
+    client.force_login(carol)
+    page = client.get("/tables/").content.decode()
+    assert top_bar_number("bankroll", 1000) in page and top_bar_number("at-tables", 0) in page
+
+
 def test_a_watcher_sees_the_chips_they_have_at_other_tables(betting, carol):
     elsewhere = make_table("atlantic-city")
     services.do_sit(elsewhere.pk, carol, 1, 60)
