@@ -8,7 +8,7 @@ import pytest
 
 from tables.live import frames
 from tables.live.consumers import TableConsumer
-from tables.live.pieces import Sent, whole_table
+from tables.live.pieces import Sent, top_bar_number, whole_table
 from tables.play import services
 from tests.tables.conftest import make_table
 from tests.tables.test_frames import piece_ids
@@ -66,9 +66,7 @@ def test_a_player_who_sits_down_sees_the_chips_leave_their_bankroll_for_the_tabl
     assert (bankroll(after), at_tables(after)) == (start - 120, 120)
 
 
-def test_the_numbers_are_written_as_the_top_bar_writes_them(client, betting, alice, carol):
-    from tables.live.pieces import top_bar_number
-
+def test_the_numbers_are_written_as_the_top_bar_writes_them(client, carol):
     assert top_bar_number("at-tables", 1234567) == '<strong id="at-tables">1,234,567</strong>'
     client.force_login(carol)
     page = client.get("/tables/").content.decode()
