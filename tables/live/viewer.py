@@ -65,7 +65,7 @@ class TableView:
 def build(table_id: int, viewer: User | None) -> TableView:
     state = snapshot(table_id)
     who = access.viewer_id(viewer)
-    return view_for(state, who, bankroll_in(state, who))
+    return view_for(state, who, chips_in(state, who)[0])
 
 
 @dataclass(frozen=True)
@@ -164,12 +164,3 @@ def chips_in(state: TableState, user_id: int | None) -> tuple[int | None, int | 
     if user_id in state.bankrolls:
         return state.bankrolls[user_id], state.at_tables.get(user_id, 0)
     return balances.chips_of(user_id) if user_id is not None else (None, None)
-
-
-def bankroll_in(state: TableState, user_id: int | None) -> int | None:
-    """The viewer's bankroll: as read with the table if they sit at it, else read now."""
-    if user_id in state.bankrolls:
-        return state.bankrolls[user_id]
-    return balances.bankroll_balance(user_id) if user_id is not None else None
-
-
