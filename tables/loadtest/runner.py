@@ -104,10 +104,28 @@ async def play(plan: Plan, stats: Stats, report: Callable[[str], None], cookies:
 
 
 async def _progress(stats: Stats, report: Callable[[str], None], started: float) -> None:
+    progress = Progress(stats)
     while True:
         await asyncio.sleep(PROGRESS_EVERY)
-        summary = stats.latency_summary()
-        report(
-            f"  {time.perf_counter() - started:5.0f} s: {stats.actions} actions, {stats.error_count} errors, "
-            f"p50 {summary['p50']} ms, p99 {summary['p99']} ms"
+        report(progress.line(time.perf_counter() - started))
+
+
+@dataclass
+class Progress:
+    """The run's progress lines: the run so far, and the latency of the actions answered since the line before.
+
+    The run's own figures take in its start, when the tables fill up; the window's show where it stands now.
+    """
+
+    stats: Stats
+    answered: int = 0  # the actions answered by the line before
+
+    def line(self, elapsed: float) -> str:
+        stats = self.stats
+        summary, window = stats.latency_summary(), stats.latency_summary(since=self.answered)
+        self.answered += window["n"]
+        return (
+            f"  {elapsed:5.0f} s: {stats.actions} actions, {stats.error_count} errors, "
+            f"p50 {summary['p50']} ms, p99 {summary['p99']} ms; since the line before: {window['n']} answered"
+            + (f", p99 {window['p99']} ms" if window["n"] else "")
         )

@@ -45,9 +45,12 @@ class Stats:
     def error_count(self) -> int:
         return sum(self.errors.values())
 
-    def latency_summary(self, action: str | None = None) -> dict[str, float | int | None]:
-        """Count, nearest-rank percentiles, max and mean in ms: of every action, or of one kind."""
-        values = sorted(self.latencies_ms if action is None else self.latencies_by_action.get(action, []))
+    def latency_summary(self, action: str | None = None, *, since: int = 0) -> dict[str, float | int | None]:
+        """Count, nearest-rank percentiles, max and mean in ms: of every action, or of one kind.
+
+        `since`: of every action answered after the first `since` (the run's progress, window by window).
+        """
+        values = sorted(self.latencies_ms[since:] if action is None else self.latencies_by_action.get(action, []))
         if not values:
             return {"n": 0, "p50": None, "p95": None, "p99": None, "max": None, "mean": None}
 

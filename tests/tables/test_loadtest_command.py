@@ -10,7 +10,8 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from tables.loadtest import frames
-from tables.loadtest.runner import Plan
+from tables.loadtest.runner import Plan, Progress
+from tables.loadtest.stats import Stats
 from tables.models import Round, Seat, Table
 
 REPO = Path(__file__).resolve().parents[2]
@@ -74,6 +75,17 @@ def test_it_spreads_a_tables_players_over_the_servers_or_keeps_them_on_one():
     # Echo bots have no table: they alternate either way.
     echo = Plan(urls=urls, players=4, seconds=1, think_ms=0, route="by-table")
     assert [echo.url_of(n) for n in range(4)] == [urls[0], urls[1], urls[0], urls[1]]
+
+
+def test_its_progress_shows_the_latest_windows_latency_beside_the_runs():
+    # A slow start (the tables filling up) weighs on the run's p99 for the whole run; the window's is its own.
+    stats = Stats()
+    progress = Progress(stats)
+    stats.latencies_ms.extend([900.0] * 10)
+    assert progress.line(10).endswith("p99 900.0 ms; since the line before: 10 answered, p99 900.0 ms")
+    stats.latencies_ms.extend([20.0] * 30)
+    assert progress.line(20).endswith("p99 900.0 ms; since the line before: 30 answered, p99 20.0 ms")
+    assert progress.line(30).endswith("since the line before: 0 answered")
 
 
 def test_it_refuses_an_unknown_route(db):
