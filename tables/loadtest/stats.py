@@ -48,9 +48,10 @@ class Stats:
     def latency_summary(self, action: str | None = None, *, since: int = 0) -> dict[str, float | int | None]:
         """Count, nearest-rank percentiles, max and mean in ms: of every action, or of one kind.
 
-        `since`: of every action answered after the first `since` (the run's progress, window by window).
+        `since`: the first `since` answered (of them all, or of that kind) left out: the run's progress, window by window.
         """
-        values = sorted(self.latencies_ms[since:] if action is None else self.latencies_by_action.get(action, []))
+        answered = self.latencies_ms if action is None else self.latencies_by_action.get(action, [])
+        values = sorted(answered[since:])
         if not values:
             return {"n": 0, "p50": None, "p95": None, "p99": None, "max": None, "mean": None}
 
