@@ -10,29 +10,10 @@ from django.db.models import Sum
 from accounts.models import AccountKind, LedgerAccount
 
 
-def bankroll_balance(user_id: int) -> int | None:
-    """A player's bankroll in chips (None if they have none): one indexed read."""
-    rows = LedgerAccount.objects.filter(kind=AccountKind.BANKROLL, user_id=user_id)
-    return rows.values_list("balance", flat=True).first()
-
-
 def at_tables_balance(user_id: int) -> int:
     """The chips a player has at the tables: the sum of their seat stacks (0 if none), one indexed read."""
     rows = LedgerAccount.objects.filter(kind=AccountKind.SEAT, user_id=user_id)
     return rows.aggregate(total=Sum("balance"))["total"] or 0
-
-
-def at_tables_balances(user_ids: set[int]) -> dict[int, int]:
-    """Several players' chips at the tables, by user id, in one read (0 for a player with none)."""
-    if not user_ids:
-        return {}
-    rows = (
-        LedgerAccount.objects.filter(kind=AccountKind.SEAT, user_id__in=user_ids)
-        .values("user_id")
-        .annotate(total=Sum("balance"))
-        .values_list("user_id", "total")
-    )
-    return {user_id: 0 for user_id in user_ids} | dict(rows)
 
 
 def chips_of(user_id: int) -> tuple[int | None, int]:

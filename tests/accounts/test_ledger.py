@@ -195,7 +195,6 @@ def test_the_chips_at_the_tables_are_the_sum_of_a_players_seat_stacks(alice, bob
     ledger.buy_in(user=alice, seat_account=left, amount=20)
     ledger.cash_out(seat_account=left)
     assert balances.at_tables_balance(alice.pk) == 35 + 90
-    assert balances.at_tables_balances({alice.pk, bob.pk}) == {alice.pk: 125, bob.pk: 50}
     assert balances.chips_of(alice.pk) == (1000 - 35 - 100, 125)
 
 
@@ -203,6 +202,4 @@ def test_a_player_with_no_seat_has_nothing_at_the_tables(alice, bob, django_asse
     with django_assert_num_queries(1):
         assert balances.chips_of(alice.pk) == (1000, 0)
     assert balances.at_tables_balance(alice.pk) == 0
-    assert balances.at_tables_balances({alice.pk}) == {alice.pk: 0}
-    assert balances.at_tables_balances(set()) == {}
     assert balances.chips_of(alice.pk + bob.pk + 100) == (None, 0)

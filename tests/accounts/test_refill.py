@@ -22,7 +22,7 @@ def test_it_tops_the_bankroll_up_to_1000_from_the_grants_account(alice):
     spend(alice, 950)
     made = do_refill(alice)
     assert (made.kind, made.amount, made.source.kind) == (TransferKind.REFILL, 950, "grants")
-    assert balances.bankroll_balance(alice.pk) == 1000
+    assert balances.chips_of(alice.pk)[0] == 1000
     assert audit_ledger().ok
 
 
@@ -56,7 +56,7 @@ def test_it_refills_once_a_day(alice):
     assert refill_offer(alice, 0, 0).available
     do_refill(alice)
     assert Transfer.objects.filter(kind=TransferKind.REFILL).count() == 2
-    assert balances.bankroll_balance(alice.pk) == 1000
+    assert balances.chips_of(alice.pk)[0] == 1000
     assert audit_ledger().ok
 
 

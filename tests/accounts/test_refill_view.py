@@ -18,7 +18,7 @@ def test_it_refills_and_says_so(client, alice):
     client.force_login(alice)
     response = client.post(reverse("refill"), follow=True)
     assert b"Refilled: 950 chips added to your bankroll." in response.content
-    assert balances.bankroll_balance(alice.pk) == 1000
+    assert balances.chips_of(alice.pk)[0] == 1000
     response = client.post(reverse("refill"), follow=True)
     assert b"You hold 1,000 chips" in response.content
 
@@ -35,6 +35,6 @@ def test_it_shows_when_the_next_refill_comes(client, alice):
 
 def test_it_takes_a_post_from_a_signed_in_player(client, alice):
     assert client.post(reverse("refill")).status_code == 302
-    assert balances.bankroll_balance(alice.pk) == 1000
+    assert balances.chips_of(alice.pk)[0] == 1000
     client.force_login(alice)
     assert client.get(reverse("refill")).status_code == 405

@@ -52,7 +52,7 @@ def test_it_takes_the_mint_cycle_of_the_issue_no_further_than_the_chips_lost(ali
         lose_the_stack_and_get_a_top_up(table, alice, rig)
         services.do_act(table.pk, alice, "pass", seat=1, version=version(table))
         services.do_leave(table.pk, alice, 1)
-        bankrolls.append(balances.bankroll_balance(alice.pk))
+        bankrolls.append(balances.chips_of(alice.pk)[0])
         assert audit_ledger().ok
     assert bankrolls == [999, 998, 997, 996]
     repaid = Transfer.objects.filter(kind=TransferKind.TOP_UP_REPAID)
@@ -75,7 +75,7 @@ def test_it_keeps_the_winnings_made_with_top_up_chips(alice, rig):
     cash_out = Transfer.objects.get(kind=TransferKind.CASH_OUT)
     assert cash_out.amount == 100
     assert "after repaying its 100-chip top-up" in cash_out.reason
-    assert balances.bankroll_balance(alice.pk) == 1000 - 1 + 100
+    assert balances.chips_of(alice.pk)[0] == 1000 - 1 + 100
     assert audit_ledger().ok
 
 
@@ -89,7 +89,7 @@ def test_top_up_chips_lost_at_the_table_are_owed_no_more(alice, rig):
     assert (account(table, 1).balance, account(table, 1).credit) == (70, 70)
     services.do_leave(table.pk, alice, 1)
     assert Transfer.objects.get(kind=TransferKind.TOP_UP_REPAID).amount == 70
-    assert balances.bankroll_balance(alice.pk) == 999
+    assert balances.chips_of(alice.pk)[0] == 999
     assert audit_ledger().ok
 
 
