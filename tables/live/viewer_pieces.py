@@ -22,7 +22,7 @@ from accounts.models import User
 from tables.live import coach
 from tables.live.controls import Control
 from tables.live.frames import Rendered
-from tables.live.parts import compact
+from tables.live.parts import SeatPiece, compact
 from tables.live.state import SeatView
 from tables.live.templating import render_piece
 from tables.live.viewer import TableView, controls_of, position_of, result_of, view_for
@@ -227,15 +227,11 @@ def shell_key(seat: SeatView, is_mine: bool) -> Hashable:
 
 def seat_html(
     table: Rendered, key: Hashable, shell_key: Hashable, seat_and_view: Callable[[], tuple[SeatView, TableView]]
-) -> str:
+) -> SeatPiece:
     """The seat: its body, the same for every viewer, in the viewer's own shell (theirs: "mine", Leave).
 
     The seat's view and the viewer's are made only if the body or the shell is new.
     """
-
-    def body() -> str:
-        seat, view = seat_and_view()
-        return compact(render_piece("seat_body", {"view": view, "seat": seat}))
 
     def shell() -> str:
         seat, view = seat_and_view()
@@ -243,4 +239,31 @@ def seat_html(
 
     # The <article> around the body: all it shows is in its key, so it is rendered once or twice a table.
     before_body, after_body = table.kept_piece(shell_key, shell).split(BODY_SLOT)
-    return before_body + table.kept_piece(key, body) + after_body
+    parts, rest = table.kept_piece(key, lambda: seat_body(table, *seat_and_view()))
+    return SeatPiece(before_body, parts, rest, after_body)
+
+
+def seat_body(table: Rendered, seat: SeatView, view: TableView) -> tuple[tuple[str, ...], str]:
+    """A seat's body as templates/tables/pieces/seat_body.html draws it: its parts, and the rest.
+
+    A taken seat's parts (head, play, stack) are each rendered once for all
+    they show, so a play renders only the part it changed; its top-up loan is
+    the rest. A free seat (its forms) is all rest.
+    """
+    context = {"view": view, "seat": seat}
+    if seat.player is None:
+        return (), compact(render_piece("seat_body", context))
+
+    def part(name: str) -> Callable[[], str]:
+        return lambda: compact(render_piece(name, context))
+
+    number = seat.number
+    hands = tuple(
+        (tuple(card.code for card in hand.cards), hand.total, hand.soft, hand.bet, hand.outcome, hand.result)
+        for hand in seat.hands
+    )
+    return (
+        table.kept_piece(("seat head", number, seat.player, seat.deadline), part("seat_head")),
+        table.kept_piece(("seat play", number, seat.status, seat.staked, seat.insurance, hands), part("seat_play")),
+        table.kept_piece(("seat stack", number, seat.stack, seat.net), part("seat_stack")),
+    ), table.kept_piece(("seat loan", seat.credit), part("seat_loan"))

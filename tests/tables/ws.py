@@ -11,7 +11,6 @@ from channels.testing import WebsocketCommunicator
 from django.test import Client
 
 from casino.asgi import application
-from tables.live.parts import _split
 
 ORIGIN = "http://localhost"
 
@@ -76,11 +75,17 @@ class Page:
 
 
 def swap_part(piece: str, part_id: str, html: str) -> str:
-    """`piece` with its element of id `part_id` replaced by `html`."""
-    frame, parts = _split(piece)
-    assert part_id in parts, f"no #{part_id} in the page's piece"
-    parts = {**parts, part_id: html}
-    return re.sub(r"<!--([a-z]+-\d+-\w+)-->", lambda match: parts[match.group(1)], frame)
+    """`piece` with its element of id `part_id` (nested elements and all) replaced by `html`, as htmx swaps it."""
+    found = re.search(rf'<(\w+)[^<>]* id="{re.escape(part_id)}"', piece)
+    assert found is not None, f"no #{part_id} in the page's piece"
+    tag, depth, position = found.group(1), 1, found.end()
+    while depth:
+        element = re.compile(rf"<(/?){tag}[\s>]").search(piece, position)
+        assert element is not None, f"#{part_id} is never closed"
+        depth += -1 if element.group(1) else 1
+        position = element.end()
+    end = piece.index(">", position - 1) + 1
+    return piece[: found.start()] + html + piece[end:]
 
 
 def top_level_pieces(frame: str) -> list[tuple[str, str]]:
