@@ -21,6 +21,7 @@ import asyncio
 import contextlib
 import functools
 import threading
+from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from typing import Any, TypeVar
 
@@ -33,8 +34,9 @@ from tables.models import Round, Seat, Table
 T = TypeVar("T")
 
 # Pieces that do not change with every version (a seat nobody acted at, the
-# dealer between cards, the empty notice) are kept across versions, by what they show.
-# Pieces kept per table across versions (a round shows a few dozen states).
+# dealer between cards, the empty notice) are kept across versions, by what they show:
+# at most this many per table, the least recently used dropped first (a round shows a
+# few dozen states; a seat's parts are kept one by one).
 MAX_KEPT = 128
 
 
@@ -54,14 +56,8 @@ class Rendered:
         self.seat_shows = [
             before.get(id(seat)) or (key if key is not None else repr(seat)) for seat, key in zip(state.seats, keys)
         ]
-        # Shared with the versions before and after: keyed by all a piece shows.
-        # Grown too big, it keeps what the version before used.
-        self.kept: dict[Hashable, Any] = {}
-        self._used: set[Hashable] = set()
-        if previous is not None:
-            self.kept = previous.kept
-            if len(self.kept) > MAX_KEPT:
-                self.kept = {key: self.kept[key] for key in list(previous._used) if key in self.kept}
+        # Shared with the versions before and after: keyed by all a piece shows, the most recently used last.
+        self.kept: OrderedDict[Hashable, Any] = previous.kept if previous is not None else OrderedDict()
 
     @property
     def version(self) -> int:
@@ -77,10 +73,22 @@ class Rendered:
 
     def kept_piece(self, key: Hashable, render: Callable[[], T]) -> T:
         """A piece of any version (or anything else made from no more than its key says): its key says all it shows."""
-        self._used.add(key)
-        html = self.kept.get(key)
+        kept = self.kept
+        html = kept.get(key)
+        # Each step is one call into OrderedDict (atomic under the GIL): another thread's
+        # rendering of the same table may have dropped the key meanwhile, which only costs a render.
         if html is None:
-            html = self.kept[key] = render()
+            html = kept[key] = render()
+            if len(kept) > MAX_KEPT:
+                try:
+                    kept.popitem(last=False)
+                except KeyError:  # emptied meanwhile
+                    pass
+        else:
+            try:
+                kept.move_to_end(key)
+            except KeyError:  # dropped meanwhile
+                pass
         return html
 
 
