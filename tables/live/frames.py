@@ -35,9 +35,10 @@ T = TypeVar("T")
 
 # Pieces that do not change with every version (a seat nobody acted at, the
 # dealer between cards, the empty notice) are kept across versions, by what they show:
-# at most this many per table, the least recently used dropped first (a round shows a
-# few dozen states; a seat's parts are kept one by one).
-MAX_KEPT = 128
+# at most this many per table, the least recently used dropped first. A round shows a
+# few dozen states, and each new state of a seat keeps up to six (the seat as watchers
+# and as its player see it, its body, its head, play and stack): a few hundred kilobytes a table.
+MAX_KEPT = 256
 
 
 class Rendered:

@@ -237,10 +237,14 @@ def seat_html(
         seat, view = seat_and_view()
         return compact(render_piece("seat", {"view": view, "seat": seat, "seat_body": BODY_SLOT}))
 
-    # The <article> around the body: all it shows is in its key, so it is rendered once or twice a table.
-    before_body, after_body = table.kept_piece(shell_key, shell).split(BODY_SLOT)
-    parts, rest = table.kept_piece(key, lambda: seat_body(table, *seat_and_view()))
-    return SeatPiece(before_body, parts, rest, after_body)
+    def whole() -> SeatPiece:
+        # The <article> around the body: all it shows is in its key, so it is rendered once or twice a table.
+        before_body, after_body = table.kept_piece(shell_key, shell).split(BODY_SLOT)
+        parts, rest = table.kept_piece(key, lambda: seat_body(table, *seat_and_view()))
+        return SeatPiece(before_body, parts, rest, after_body)
+
+    # Most seats show at a version what they showed at the one before: the same seat, not made again.
+    return table.kept_piece(("seat", shell_key, key), whole)
 
 
 def seat_body(table: Rendered, seat: SeatView, view: TableView) -> tuple[tuple[str, ...], str]:
