@@ -47,7 +47,8 @@ def record(path: Path, plays: int) -> dict:
     """Run play_cost's table and keep each rendered version and each frame made for a viewer."""
     import play_cost
 
-    # ("version", index, state, previous index) | ("frame", version index, viewer, bankroll, notice, connection)
+    # ("version", index, state, previous index)
+    # | ("frame", version index, viewer, bankroll, notice, connection, keywords: the top bar's at_tables)
     steps: list[tuple] = []
     with tempfile.TemporaryDirectory() as scratch:
         table_id, players = play_cost.setup(Path(scratch) / "frame-cost.sqlite3")
@@ -65,11 +66,11 @@ def record(path: Path, plays: int) -> dict:
             versions[id(self)] = len(versions)
             steps.append(("version", versions[id(self)], state, versions.get(id(previous))))
 
-        def frame(table, viewer, bankroll, notice, sent):
+        def frame(table, viewer, bankroll, notice, sent, **keywords):
             alive.append(sent)
             connection = connections.setdefault(id(sent), len(connections))
-            steps.append(("frame", versions.get(id(table)), resolved(viewer), bankroll, notice, connection))
-            return make_frame(table, viewer, bankroll, notice, sent)
+            steps.append(("frame", versions.get(id(table)), resolved(viewer), bankroll, notice, connection, keywords))
+            return make_frame(table, viewer, bankroll, notice, sent, **keywords)
 
         frames.Rendered.__init__, consumers.frame_for = version, frame
         try:
@@ -114,12 +115,13 @@ def replay(path: Path, times: int, profile: str | None) -> dict:
                 _, index, state, previous = step
                 versions[index] = Rendered(state, versions.get(previous))
                 continue
-            _, index, viewer, bankroll, notice, connection = step
+            # A recording from before the top bar's chips at the tables has no keywords.
+            _, index, viewer, bankroll, notice, connection, *keywords = step
             if index not in versions:
                 continue  # a version rendered before the recording began
             sent = connections.setdefault(connection, pieces.Sent())
             started = time.thread_time()
-            html = pieces.frame_for(versions[index], viewer, bankroll, notice, sent)
+            html = pieces.frame_for(versions[index], viewer, bankroll, notice, sent, **(keywords[0] if keywords else {}))
             spent += time.thread_time() - started
             made += 1
             text = html.encode()
