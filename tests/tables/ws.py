@@ -78,13 +78,13 @@ def swap_part(piece: str, part_id: str, html: str) -> str:
     """`piece` with its element of id `part_id` (nested elements and all) replaced by `html`, as htmx swaps it."""
     found = re.search(rf'<(\w+)[^<>]* id="{re.escape(part_id)}"', piece)
     assert found is not None, f"no #{part_id} in the page's piece"
-    tag, depth, position = found.group(1), 1, found.end()
+    same_tag = re.compile(rf"<(/?){found.group(1)}[\s>]")  # its tag opened or closed within it, and its end
+    depth, end = 1, found.end()
     while depth:
-        element = re.compile(rf"<(/?){tag}[\s>]").search(piece, position)
+        element = same_tag.search(piece, end)
         assert element is not None, f"#{part_id} is never closed"
         depth += -1 if element.group(1) else 1
-        position = element.end()
-    end = piece.index(">", position - 1) + 1
+        end = element.end()  # after a closing tag's ">"
     return piece[: found.start()] + html + piece[end:]
 
 
