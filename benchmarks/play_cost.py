@@ -19,7 +19,7 @@ header; the compressing is counted in the CPU time, as the server does it;
 a checkout from before casino/compression.py sent its frames as they are),
 frames per play, the wall time and each busy thread's CPU per play (the
 event loop's, Channels' database thread's). `--profile` writes a cProfile
-of the run. A benchmark, not a test: the figures depend on the machine.
+of the run's event loop, and one of its database thread beside it (`<file>.database`). A benchmark, not a test: the figures depend on the machine.
 """
 
 from __future__ import annotations
@@ -297,6 +297,25 @@ def thread_ticks() -> dict[str, int]:
     return found
 
 
+def profile_database_thread():
+    """Profile Channels' database thread (the plays' own work) too; returns what writes its cProfile to a file.
+
+    cProfile sees one thread only: the event loop's is profiled by `--profile`
+    itself, the database thread's is started and stopped on that thread.
+    """
+    from asgiref.sync import SyncToAsync
+
+    executor = SyncToAsync.single_thread_executor
+    profiler = cProfile.Profile()
+    executor.submit(profiler.enable).result()
+
+    def dump(path: str) -> None:
+        executor.submit(profiler.disable).result()
+        profiler.dump_stats(path)
+
+    return dump
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--plays", type=int, default=600)
@@ -318,11 +337,13 @@ def main() -> None:
         table_id, players = setup(Path(scratch) / "play-cost.sqlite3", options.review_thread, options.serial)
         profiler = cProfile.Profile() if options.profile else None
         if profiler:
+            database_profiler = profile_database_thread()
             profiler.enable()
         result = asyncio.run(run(table_id, players, options.plays, options.watchers, options.serial))
         if profiler:
             profiler.disable()
             profiler.dump_stats(options.profile)
+            database_profiler(options.profile + ".database")
     print(json.dumps(result))
 
 

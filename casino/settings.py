@@ -173,6 +173,8 @@ WEBSOCKET_DEFLATE = env_bool("WEBSOCKET_DEFLATE", True)
 # --- Accounts -----------------------------------------------------------------
 
 AUTH_USER_MODEL = "accounts.User"
+# Django's database sessions, read with SQL built once (casino/session_store.py).
+SESSION_ENGINE = "casino.session_store"
 AUTHENTICATION_BACKENDS = [
     # First: refuses sign-ins from a username and address that failed too often.
     "axes.backends.AxesStandaloneBackend",

@@ -1,11 +1,18 @@
-"""The websockets' session middleware (casino/sessions.py): frames pass straight on, HTTP responses still save."""
+"""The websockets' session middleware (casino/sessions.py): frames pass straight on, HTTP responses still save, the user is found as Channels finds them."""
 
 from __future__ import annotations
 
+from importlib import import_module
+
 import pytest
+from django.conf import settings
+from django.contrib.auth import BACKEND_SESSION_KEY, SESSION_KEY
+from django.contrib.auth.backends import ModelBackend
+from django.contrib.auth.models import AnonymousUser
+from django.contrib.sessions.backends.base import SessionBase
 from django.contrib.sessions.backends.cache import SessionStore
 
-from casino.sessions import InstanceSessionWrapper
+from casino.sessions import InstanceSessionWrapper, signed_in_user
 
 
 class Unreadable:
@@ -49,3 +56,81 @@ async def test_it_still_saves_a_changed_session_and_sets_its_cookie_when_an_http
     assert key and (await SessionStore(key).aload()) == {"seen": True}
     cookies = [value for name, value in sent[0]["headers"] if name == b"Set-Cookie"]
     assert len(cookies) == 1 and cookies[0].startswith(f"sessionid={key};".encode())
+
+
+# --- The signed-in user, as a socket opens (`signed_in_user`) ------------------------------
+
+
+def session_of(user) -> SessionBase:
+    """The session a browser signed in as `user` carries (the project's session engine)."""
+    from django.test import Client
+
+    client = Client()
+    client.force_login(user)
+    return import_module(settings.SESSION_ENGINE).SessionStore(client.cookies["sessionid"].value)
+
+
+@pytest.mark.django_db
+def test_it_finds_the_signed_in_player(alice, django_assert_num_queries):
+    session = session_of(alice)
+    with django_assert_num_queries(2):  # the session, the user
+        user = signed_in_user(session)
+    assert user == alice and user.is_authenticated
+
+
+@pytest.mark.django_db
+def test_it_flushes_the_session_of_a_player_whose_password_changed(alice):
+    session = session_of(alice)
+    alice.set_password("a new Passw0rd!")
+    alice.save()
+
+    assert isinstance(signed_in_user(session), AnonymousUser)
+    assert session.is_empty()
+
+
+@pytest.mark.django_db
+def test_it_signs_in_nobody_for_a_deactivated_or_unknown_account(alice, bob):
+    alices, unknown = session_of(alice), session_of(bob)
+    type(alice).objects.filter(pk=alice.pk).update(is_active=False)
+    unknown[SESSION_KEY] = str(bob.pk + 1000)  # accounts are never deleted (their ledger): an id nobody has
+
+    assert isinstance(signed_in_user(alices), AnonymousUser)
+    assert isinstance(signed_in_user(unknown), AnonymousUser)
+
+
+@pytest.mark.django_db
+def test_it_signs_in_nobody_through_a_backend_no_longer_in_the_settings(alice, settings):
+    session = session_of(alice)
+    settings.AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend"]
+
+    assert isinstance(signed_in_user(session), AnonymousUser)
+
+
+@pytest.mark.django_db
+def test_it_signs_in_nobody_from_a_session_without_a_user():
+    session = import_module(settings.SESSION_ENGINE).SessionStore()
+    session["seen"] = True
+    session.save()
+
+    assert isinstance(signed_in_user(session), AnonymousUser)
+
+
+@pytest.mark.django_db
+def test_it_finds_the_player_through_another_listed_backend_with_that_backends_own_read(alice, settings):
+    class Recording(ModelBackend):
+        asked: list = []
+
+        def get_user(self, user_id):
+            Recording.asked.append(user_id)
+            return super().get_user(user_id)
+
+    import tests.test_sessions as here
+
+    here.Recording = Recording
+    path = "tests.test_sessions.Recording"
+    settings.AUTHENTICATION_BACKENDS = [*settings.AUTHENTICATION_BACKENDS, path]
+    session = session_of(alice)
+    session[BACKEND_SESSION_KEY] = path
+
+    assert signed_in_user(session) == alice
+    assert Recording.asked == [alice.pk]

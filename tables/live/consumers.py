@@ -27,7 +27,6 @@ from tables.engine import BY_NAME
 from tables.live import frames, limits, sockets
 from tables.live.audience import audience
 from tables.live.pieces import Sent, frame_for
-from tables.models import Table
 from tables.play import access, services, timers
 from tables.play.errors import TableError
 from tables.play.messages import BadMessage, parse, perform
@@ -315,4 +314,4 @@ def _settle_overdue(table_id: int) -> None:
 def _settle_and_read_deadline(table_id: int) -> tuple[int, object]:
     """Settle passed deadlines; the table's (version, next deadline) afterwards."""
     _settle_overdue(table_id)
-    return Table.objects.filter(pk=table_id).values_list("version", "deadline").get()
+    return services.version_and_deadline(table_id)

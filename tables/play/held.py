@@ -27,6 +27,7 @@ version drops it.
 
 from __future__ import annotations
 
+import datetime as dt
 import threading
 from dataclasses import dataclass
 from functools import partial
@@ -181,14 +182,20 @@ def locked_table(table_id: int) -> Table | None:
 
 def _current(table_id: int, held: Table) -> bool:
     """Lock the table's row (PostgreSQL; SQLite's transaction holds the database) and say whether `held` is it."""
-    locking = connection.features.has_select_for_update
+    found = version_and_deadline(table_id, lock=True)
+    return found is not None and found == (held.version, held.deadline)
+
+
+def version_and_deadline(table_id: int, *, lock: bool = False) -> tuple[int, dt.datetime | None] | None:
+    """The table's version and next deadline (aware), None if there is no such table; `lock`: its row locked (PostgreSQL)."""
+    locking = lock and connection.features.has_select_for_update
     found = sql.fetch((_CURRENT_LOCKED if locking else _CURRENT)(), [table_id])
     if not found:
-        return False
+        return None
     version, deadline = found[0]
-    if deadline is not None and not locking and deadline.tzinfo is None:
+    if deadline is not None and deadline.tzinfo is None:
         deadline = deadline.replace(tzinfo=connection.timezone)  # SQLite keeps them naive, in UTC
-    return version == held.version and deadline == held.deadline
+    return version, deadline
 
 
 def forget() -> None:

@@ -375,6 +375,14 @@ def settle_overdue(table_id: int) -> Change | None:
     return change
 
 
+def version_and_deadline(table_id: int) -> tuple[int, dt.datetime | None]:
+    """The table's version and next deadline, read with SQL built once (a socket opening reads it). Table.DoesNotExist if gone."""
+    found = held.version_and_deadline(table_id)
+    if found is None:
+        raise Table.DoesNotExist(f"No table {table_id}.")
+    return found
+
+
 # --- Stopping play (issue 14: Stop playing, a break) -------------------------------------
 
 
