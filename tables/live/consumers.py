@@ -27,6 +27,7 @@ from tables.engine import BY_NAME
 from tables.live import frames, limits, sockets
 from tables.live.audience import audience
 from tables.live.pieces import Sent, frame_for
+from tables.models import Table
 from tables.play import access, services, timers
 from tables.play.errors import TableError
 from tables.play.messages import BadMessage, parse, perform
@@ -314,4 +315,7 @@ def _settle_overdue(table_id: int) -> None:
 def _settle_and_read_deadline(table_id: int) -> tuple[int, object]:
     """Settle passed deadlines; the table's (version, next deadline) afterwards."""
     _settle_overdue(table_id)
-    return services.version_and_deadline(table_id)
+    found = services.version_and_deadline(table_id)
+    if found is None:  # deleted since the access check: the socket's opening fails, as any read of it would
+        raise Table.DoesNotExist(f"No table {table_id}.")
+    return found

@@ -339,6 +339,8 @@ def _overdue(table: Table, now: dt.datetime) -> bool:
 
 # Asked by every timer, before every seat change and as every socket opens: SQL built once (casino.sql).
 _OVERDUE = sql.statement(Table, "SELECT {version} FROM {table} WHERE {id} = %s AND {deadline} <= %s")
+# And, as a socket opens, the table's version and next deadline (None: no such table), likewise.
+version_and_deadline = held.version_and_deadline
 
 
 def _overdue_version(table_id: int) -> int | None:
@@ -348,8 +350,7 @@ def _overdue_version(table_id: int) -> int | None:
 
 
 def do_expire(table_id: int, version: int) -> Change | None:
-    """A deadline passed: apply its default. Idempotent: a stale or early call does nothing."""
-    # A plain read first: most stale timers never take the write lock.
+    """A deadline passed: apply its default. Idempotent: a stale or early call does nothing (most, by a plain read first)."""
     if _overdue_version(table_id) != version:
         return None
     with transaction.atomic():
@@ -373,14 +374,6 @@ def settle_overdue(table_id: int) -> Change | None:
         change = step
         overdue = step.version
     return change
-
-
-def version_and_deadline(table_id: int) -> tuple[int, dt.datetime | None]:
-    """The table's version and next deadline, read with SQL built once (a socket opening reads it). Table.DoesNotExist if gone."""
-    found = held.version_and_deadline(table_id)
-    if found is None:
-        raise Table.DoesNotExist(f"No table {table_id}.")
-    return found
 
 
 # --- Stopping play (issue 14: Stop playing, a break) -------------------------------------
