@@ -115,22 +115,23 @@ def test_it_signs_in_nobody_from_a_session_without_a_user():
     assert isinstance(signed_in_user(session), AnonymousUser)
 
 
+class RecordingBackend(ModelBackend):
+    """Django's ModelBackend under another name, noting each user it is asked for."""
+
+    asked: list = []
+
+    def get_user(self, user_id):
+        RecordingBackend.asked.append(user_id)
+        return super().get_user(user_id)
+
+
 @pytest.mark.django_db
 def test_it_finds_the_player_through_another_listed_backend_with_that_backends_own_read(alice, settings):
-    class Recording(ModelBackend):
-        asked: list = []
-
-        def get_user(self, user_id):
-            Recording.asked.append(user_id)
-            return super().get_user(user_id)
-
-    import tests.test_sessions as here
-
-    here.Recording = Recording
-    path = "tests.test_sessions.Recording"
+    path = f"{__name__}.RecordingBackend"
     settings.AUTHENTICATION_BACKENDS = [*settings.AUTHENTICATION_BACKENDS, path]
     session = session_of(alice)
     session[BACKEND_SESSION_KEY] = path
+    RecordingBackend.asked = []
 
     assert signed_in_user(session) == alice
-    assert Recording.asked == [alice.pk]
+    assert RecordingBackend.asked == [alice.pk]
