@@ -40,21 +40,11 @@ WARM_UP = 20
 async def run(table_id: int, players: list, sockets: int, profile: str | None) -> dict:
     from channels.db import database_sync_to_async
     from channels.testing import WebsocketCommunicator
-    from django.test import Client
 
-    from casino.asgi import application
-
-    def cookie(user) -> str:
-        client = Client()
-        client.force_login(user)
-        return client.cookies["sessionid"].value
-
-    cookies = [await database_sync_to_async(cookie)(user) for user in players]
+    cookies = [await database_sync_to_async(play_cost.session_cookie)(user) for user in players]
 
     async def opened(number: int) -> WebsocketCommunicator:
-        headers = [(b"origin", b"http://localhost"), (b"host", b"localhost"),
-                   (b"cookie", f"sessionid={cookies[number % len(cookies)]}".encode())]
-        communicator = WebsocketCommunicator(application, f"/ws/tables/{table_id}/", headers=headers)
+        communicator = play_cost.table_socket(table_id, cookies[number % len(cookies)])
         connected, _ = await communicator.connect(timeout=10)
         assert connected, "the table refused a socket"
         await communicator.receive_from(timeout=10)  # the whole table

@@ -210,25 +210,35 @@ async def drain(arrived: asyncio.Event, wait: float) -> None:
             return
 
 
-async def run(table_id: int, players: list, plays: int, watchers: int, serial: bool = False) -> dict:
-    from channels.db import database_sync_to_async
-    from channels.testing import WebsocketCommunicator
+def session_cookie(user) -> str:
+    """The session cookie of a browser signed in as `user` (on a database thread: it writes the session)."""
     from django.test import Client
+
+    client = Client()
+    client.force_login(user)
+    return client.cookies["sessionid"].value
+
+
+def table_socket(table_id: int, cookie: str | None):
+    """A socket to the table through the real websocket application, as a browser (signed in by `cookie`) opens it."""
+    from channels.testing import WebsocketCommunicator
 
     from casino.asgi import application
 
-    def cookie(user) -> str:
-        client = Client()
-        client.force_login(user)
-        return client.cookies["sessionid"].value
+    headers = [(b"origin", b"http://localhost"), (b"host", b"localhost")]
+    if cookie is not None:
+        headers.append((b"cookie", f"sessionid={cookie}".encode()))
+    return WebsocketCommunicator(application, f"/ws/tables/{table_id}/", headers=headers)
+
+
+async def run(table_id: int, players: list, plays: int, watchers: int, serial: bool = False) -> dict:
+    from channels.db import database_sync_to_async
 
     viewers = []
     arrived = asyncio.Event()
     for user in [*players, *([None] * watchers)]:
-        headers = [(b"origin", b"http://localhost"), (b"host", b"localhost")]
-        if user is not None:
-            headers.append((b"cookie", f"sessionid={await database_sync_to_async(cookie)(user)}".encode()))
-        communicator = WebsocketCommunicator(application, f"/ws/tables/{table_id}/", headers=headers)
+        cookie = await database_sync_to_async(session_cookie)(user) if user is not None else None
+        communicator = table_socket(table_id, cookie)
         viewer = Viewer(communicator)
         communicator._output_queue = Frames(viewer, arrived)  # before the application starts
         connected, _ = await communicator.connect(timeout=10)

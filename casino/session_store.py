@@ -17,7 +17,7 @@ from typing import Any
 
 from django.contrib.sessions.backends import db
 from django.contrib.sessions.models import Session
-from django.db import DEFAULT_DB_ALIAS, connections
+from django.db import connection
 from django.utils import timezone
 
 from casino import sql
@@ -30,8 +30,7 @@ class SessionStore(db.SessionStore):
         key = self.session_key
         if key is None:
             return {}
-        now = connections[DEFAULT_DB_ALIAS].ops.adapt_datetimefield_value(timezone.now())
-        found = sql.fetch(_DATA(), [key, now])
+        found = sql.fetch(_DATA(), [key, connection.ops.adapt_datetimefield_value(timezone.now())])
         if not found:
             self._session_key = None  # unknown or expired: as Django's, a save makes a new one
             return {}
