@@ -115,14 +115,21 @@ def hand_back() -> None:
 # its statements' round trips and its commit. With one thread for the whole process, every
 # table's plays wait in one line behind each other's round trips, and the thread, not the
 # CPU, limits the process (docs/performance.md, "Fifteenth check"). So with DATABASE_THREADS
-# above 1 each table's plays and timers run on one of that many threads, by the table's id: a
+# above 1 each table's plays and timers run on one of that many threads, given to the tables in
+# turn as each first comes to this process: a
 # table's changes still come one at a time, in order, on one thread (the held table,
 # tables/play/held.py, stays with it), while other tables' go on beside them. Their row locks
 # keep them apart, as between processes. SQLite has one writer at a time whatever the
 # threads: its default is 1, all on Channels' own thread.
+#
+# In turn, not by the id: the upstream that routes a table's sockets to this process may route
+# by the id too (the load test's --route by-table sends the odd ids to one server, the even ones
+# to the other), and `id % DATABASE_THREADS` then left half of each process's threads idle while
+# the other half's plays queued (docs/performance.md, "Twenty-second check").
 
 _tables: dict[int, ThreadPoolExecutor] = {}
 _tables_lock = threading.Lock()
+_arrivals: dict[int, int] = {}  # table id -> how many tables came to this process before it
 
 
 def for_table(table_id: int, function: Callable) -> Callable[..., Any]:
@@ -133,7 +140,16 @@ def for_table(table_id: int, function: Callable) -> Callable[..., Any]:
     """
     count = settings.DATABASE_THREADS
     # One thread for every table (Channels' own), or the table's own of several.
-    return _TableCall(function, None if count <= 1 else _thread_of(table_id % count))
+    return _TableCall(function, None if count <= 1 else _thread_of(_arrival(table_id) % count))
+
+
+def _arrival(table_id: int) -> int:
+    """The table's place among the tables this process has served, given once: its thread stays its own."""
+    arrival = _arrivals.get(table_id)
+    if arrival is None:
+        with _tables_lock:
+            arrival = _arrivals.setdefault(table_id, len(_arrivals))
+    return arrival
 
 
 class _TableCall:

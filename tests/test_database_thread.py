@@ -12,6 +12,7 @@ loop, and a cancelled caller leaves the call to finish on its thread.
 from __future__ import annotations
 
 import asyncio
+import collections
 import threading
 
 import pytest
@@ -170,11 +171,26 @@ async def test_with_several_threads_each_table_keeps_to_one_of_them(settings):
     settings.DATABASE_THREADS = 3
     channels_thread = await database_sync_to_async(threading.current_thread)()
 
-    first, again, same_place, other = [await thread_of_call(table) for table in (1, 1, 4, 2)]
+    first, other, again = [await thread_of_call(table) for table in (101, 102, 101)]
 
-    assert first is again is same_place  # 4 % 3 == 1 % 3: one table's changes come in order, on one thread
+    assert first is again  # one table's changes come in order, on one thread
     assert other is not first
     assert channels_thread not in {first, other}
+
+
+@pytest.mark.asyncio
+async def test_the_tables_a_process_serves_share_all_its_threads_whatever_their_ids(settings, monkeypatch):
+    # An upstream routing by table may send one process only the even ids: with the thread
+    # chosen by `id % 4`, those tables shared two of its four threads and the others stood idle.
+    settings.DATABASE_THREADS = 4
+    monkeypatch.setattr(database_thread, "_arrivals", {})  # a process that has served no table yet
+    tables = range(202, 218, 2)
+
+    threads = [await thread_of_call(table) for table in tables]
+
+    assert len(set(threads)) == 4
+    assert collections.Counter(threads).most_common(1)[0][1] == 2  # eight tables, two a thread
+    assert [await thread_of_call(table) for table in tables] == threads  # and each keeps its own
 
 
 @pytest.mark.asyncio
