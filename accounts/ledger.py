@@ -10,11 +10,14 @@ chips of an account cannot both succeed, on SQLite or PostgreSQL.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
+from django.db import transaction
 
 from accounts.models import (
     OVERDRAFT_KINDS,
@@ -24,6 +27,9 @@ from accounts.models import (
     TransferKind,
     fit_to_field,
 )
+from accounts.system_accounts import forget_system_accounts as forget_system_accounts
+from accounts.system_accounts import grants_account
+from accounts.system_accounts import house_account as house_account
 from casino import rows, sql
 
 if TYPE_CHECKING:
@@ -114,21 +120,29 @@ def transfer_all(moves: list[Move], *, round: Round | None = None) -> None:
 
     No savepoint: an InsufficientChips (or any error) must end the caller's whole
     transaction, which undoes the moves already made. Balances kept right as by `transfer`.
+    The players' accounts change in primary-key order, as in `transfer`; the system
+    accounts' (the house's: every stake and payout of every table) once each, by their net
+    change, after them: at the end of this call, or of the caller's `atomic()` block.
     """
     records = []
+    outer = _system_changes.get()
+    # Inside a savepoint of the block, a change is made here: the savepoint may be rolled back alone.
+    if outer is not None and len(transaction.get_connection().savepoint_ids) != outer[1]:
+        outer = None
+    system = {} if outer is None else outer[0]
     with transaction.atomic(savepoint=False):
         for move in moves:
             amount = _check_amount(move.amount)
             source, destination = move.source, move.destination
             if source.pk == destination.pk:
                 raise LedgerError("A transfer needs two different accounts.")
-            # Rows in primary-key order, as in `transfer`.
-            if source.pk < destination.pk:
-                _debit(source, amount)
-                _credit(destination, amount)
-            else:
-                _credit(destination, amount)
-                _debit(source, amount)
+            for account, change in sorted(((source, -amount), (destination, amount)), key=_by_pk):
+                if account.kind in OVERDRAFT_KINDS:
+                    _owe(system, account, change)
+                elif change < 0:
+                    _debit(account, -change)
+                else:
+                    _credit(account, change)
             records.append(
                 rows.new(
                     Transfer, source_id=source.pk, destination_id=destination.pk, amount=amount, kind=move.kind,
@@ -136,6 +150,59 @@ def transfer_all(moves: list[Move], *, round: Round | None = None) -> None:
                 )
             )
         rows.insert(records)
+        if outer is None:
+            _settle(system)
+
+
+# --- The system accounts' changes, made last ------------------------------------------
+#
+# Every stake and payout at every table moves chips to or from the one house account, and a
+# database holds its row's lock from the UPDATE to the commit. Changed in the middle of a
+# play, the house's row stayed locked through the play's later statements, and every other
+# table's play waited for it: on PostgreSQL about a fifth of a play's time on its thread
+# (docs/performance.md, "Twenty-second check"). Within `atomic()` the system accounts change
+# once each, by their net change, as the block's last statement: the lock is held for that
+# statement and the commit. No deadlock: a change takes a system account's row last, and
+# then waits for nothing else (`transfer` takes its rows in primary-key order, as before).
+
+# While an `atomic()` block runs: system account id -> [the account, its net change not made
+# yet], and the block's depth of savepoints.
+_system_changes: ContextVar[tuple[dict[int, list], int] | None] = ContextVar("ledger_system_changes", default=None)
+
+
+@contextmanager
+def atomic() -> Iterator[None]:
+    """`transaction.atomic()` for a change that moves chips: the system accounts' balances change at its end.
+
+    An error in the block makes none of them (the transaction rolls back).
+    """
+    system: dict[int, list] = {}
+    with transaction.atomic():
+        token = _system_changes.set((system, len(transaction.get_connection().savepoint_ids)))
+        try:
+            yield
+        finally:
+            _system_changes.reset(token)
+        _settle(system)
+
+
+def _by_pk(pair: tuple[LedgerAccount, int]) -> int:
+    return pair[0].pk
+
+
+def _owe(system: dict[int, list], account: LedgerAccount, change: int) -> None:
+    """Count a system account's change to be made later (its cached balance right now)."""
+    account.balance += change
+    owed = system.setdefault(account.pk, [account, 0])
+    owed[1] += change
+
+
+def _settle(system: dict[int, list]) -> None:
+    """Make the system accounts' net changes, in primary-key order (they may go below zero)."""
+    for pk in sorted(system):
+        account, change = system.pop(pk)
+        if change and sql.execute(_CREDIT(), [change, pk]) != 1:
+            raise LedgerError(f"{account.label} is not in the ledger.")
 
 
 def _debit(account: LedgerAccount, amount: int) -> None:
@@ -163,45 +230,6 @@ _DEBIT_COVERED = sql.statement(
 )
 _CREDIT = sql.statement(LedgerAccount, "UPDATE {table} SET {balance} = {balance} + %s WHERE {id} = %s")
 _CAP_CREDIT = sql.statement(LedgerAccount, "UPDATE {table} SET {credit} = {balance} WHERE {credit} > {balance} AND {id} IN (%s)")
-
-
-# --- The system accounts ----------------------------------------------------------
-
-
-# The system accounts by kind, (pk, label), once seen committed: they are never deleted.
-_system: dict[str, tuple[int, str]] = {}
-
-
-def _system_account(kind: AccountKind, label: str) -> LedgerAccount:
-    known = _system.get(kind)
-    if known is not None:
-        # Its balance is not read: transfers change it in the database, never from here.
-        return rows.new(LedgerAccount, stored=True, id=known[0], kind=kind, label=known[1])
-    account = LedgerAccount.objects.filter(kind=kind).first()
-    if account is None:
-        try:
-            with transaction.atomic():
-                account = LedgerAccount.objects.create(kind=kind, label=label)
-        except IntegrityError:
-            # Another process created it between our read and our insert.
-            account = LedgerAccount.objects.get(kind=kind)
-    # Remembered once its row is committed (at once outside a transaction).
-    found = (account.pk, account.label)
-    transaction.on_commit(lambda: _system.setdefault(kind, found))
-    return account
-
-
-def forget_system_accounts() -> None:
-    """Drop the remembered system accounts (tests: each test database makes its own)."""
-    _system.clear()
-
-
-def house_account() -> LedgerAccount:
-    return _system_account(AccountKind.HOUSE, "House")
-
-
-def grants_account() -> LedgerAccount:
-    return _system_account(AccountKind.GRANTS, "Grants")
 
 
 # --- Player accounts ---------------------------------------------------------------

@@ -21,7 +21,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
         "chips and players",
         (
             "casino.sql", "casino.rows", "casino.json_values", "casino.database_thread", "accounts.models", "accounts.ledger",
-            "accounts.balances", "accounts.audit", "accounts.services", "accounts.limits", "accounts.pauses",
+            "accounts.system_accounts", "accounts.balances", "accounts.audit", "accounts.services", "accounts.limits", "accounts.pauses",
         ),
     ),
     ("tables' rows", ("tables.models", "tables.signals", "tables.forms")),

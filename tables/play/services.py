@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import connection
 from django.utils import timezone
 
 from accounts import ledger, pauses
@@ -99,7 +99,7 @@ def do_edit_table(table_id: int, changes: dict[str, object]) -> Change:
     writes back the live state (version, round, deadline) it read before a
     player's action; the version bump makes every viewer see the new settings.
     """
-    with transaction.atomic():
+    with ledger.atomic():
         table = _lock(table_id)
         for name, value in changes.items():
             setattr(table, name, value)
@@ -111,7 +111,7 @@ def do_edit_table(table_id: int, changes: dict[str, object]) -> Change:
 
 def do_resize_empty_table(table_id: int, seats: int) -> Change:
     """Give a table nobody sits at `seats` seats (a player's Rocket Academy table, reused at their limit)."""
-    with transaction.atomic():
+    with ledger.atomic():
         table = _lock(table_id)
         if table.seats.filter(player__isnull=False).exists():
             raise TableError("Someone sat down at that table a moment ago.", "seat_taken")
@@ -158,7 +158,7 @@ def do_sit(
     table_id: int, user: User, number: int, buy_in: int | None = None, *, version: int | None = None
 ) -> Change:
     buy_in = settings.DEFAULT_BUY_IN_CHIPS if buy_in is None else buy_in
-    with transaction.atomic():
+    with ledger.atomic():
         table = _lock(table_id)
         seat = check_sit(table, user, number, buy_in, version)
         account = rounds.seat_account_for(seat, user, f"{table.name} seat {number} ({user.username})")
@@ -187,7 +187,7 @@ def _own_seat(table: Table, user: User, number: int, seated: list[Seat] | None =
 
 def do_leave(table_id: int, user: User, number: int, *, version: int | None = None) -> Change:
     """Leave at once between rounds; during a round the stack is cashed out when it ends."""
-    with transaction.atomic():
+    with ledger.atomic():
         table = _lock(table_id)
         seat = _own_seat(table, user, number)
         check_seat_not_stale(seat, version)
@@ -212,7 +212,7 @@ def do_change_seat(
     table_id: int, user: User, number: int, to_number: int, *, version: int | None = None
 ) -> Change:
     """RULES.md atlantic-city-multi: move to a free seat between rounds only."""
-    with transaction.atomic():
+    with ledger.atomic():
         table = _lock(table_id)
         seat = _own_seat(table, user, number)
         check_seat_not_stale(seat, version)
@@ -263,7 +263,7 @@ def do_act(
     """A player's play (an action of the registry, tables.engine.ACTIONS) at one of their seats."""
     if action not in BY_NAME:
         raise TableError("That is not something you can do at a blackjack table.", "unknown_action")
-    with transaction.atomic():
+    with ledger.atomic():
         table = _lock(table_id)
         # The seats read once, for the seat check and the chips' accounts (not the other players), as this
         # process's last play left them if it holds them (tables.play.held); the player, limits and all, anew.
@@ -353,7 +353,7 @@ def do_expire(table_id: int, version: int) -> Change | None:
     """A deadline passed: apply its default. Idempotent: a stale or early call does nothing (most, by a plain read first)."""
     if _overdue_version(table_id) != version:
         return None
-    with transaction.atomic():
+    with ledger.atomic():
         table = _lock(table_id)
         now = rounds.now()
         if table.version != version or not _overdue(table, now):
@@ -385,7 +385,7 @@ def do_play_out(table_id: int) -> Change | None:
     A shared table's timers finish a leaver's round by themselves; a solo
     table waits for its player, who is leaving for good (a break, Stop playing).
     """
-    with transaction.atomic():
+    with ledger.atomic():
         table = _lock(table_id)
         if table.timed:
             return None

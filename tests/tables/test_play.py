@@ -1,5 +1,6 @@
 import pytest
 from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from accounts import ledger
 from accounts.audit import audit_ledger
@@ -155,6 +156,22 @@ def test_a_bet_reads_no_house_account_once_this_process_knows_it(
         services.do_act(solo_table.pk, alice, "bet", seat=1, amount=10, version=current)
     house.refresh_from_db()
     assert house.balance == 10 and Transfer.objects.get(kind=TransferKind.BET).destination_id == house.pk
+
+
+def test_a_bets_last_statement_is_the_houses_so_other_tables_wait_least_for_its_row(solo_table, alice, rig):
+    rig(["5S", "9H", "2C", "8D", "3S", "9C"])
+    services.do_sit(solo_table.pk, alice, 1)
+    house = ledger.house_account()
+    current = version(solo_table)
+
+    with CaptureQueriesContext(connection) as queries:
+        services.do_act(solo_table.pk, alice, "bet", seat=1, amount=10, version=current)
+
+    ran = [query["sql"] for query in queries if "SAVEPOINT" not in query["sql"].upper()]
+    assert ran[-1].upper().startswith("UPDATE") and ran[-1].endswith(f'"id" = {house.pk}')
+    assert sum(1 for sql in ran if sql.endswith(f'"id" = {house.pk}')) == 1
+    house.refresh_from_db()
+    assert house.balance == 10
 
 
 def test_the_top_up_refills_an_empty_seat_as_the_window_opens(solo_table, alice, rig):
