@@ -115,11 +115,10 @@ def hand_back() -> None:
 # its statements' round trips and its commit. With one thread for the whole process, every
 # table's plays wait in one line behind each other's round trips, and the thread, not the
 # CPU, limits the process (docs/performance.md, "Fifteenth check"). So with DATABASE_THREADS
-# above 1 each table's plays and timers run on one of that many threads, given to the tables in
-# turn as each first comes to this process: a
-# table's changes still come one at a time, in order, on one thread (the held table,
-# tables/play/held.py, stays with it), while other tables' go on beside them. Their row locks
-# keep them apart, as between processes. SQLite has one writer at a time whatever the
+# above 1 each table's plays and timers run on one of that many threads, given to the tables
+# in turn as each first comes to this process: a table's changes still come one at a time,
+# in order, on one thread (the held table, tables/play/held.py, stays with it), while other
+# tables' go on beside them. Their row locks keep them apart, as between processes. SQLite has one writer at a time whatever the
 # threads: its default is 1, all on Channels' own thread.
 #
 # In turn, not by the id: the upstream that routes a table's sockets to this process may route
