@@ -154,6 +154,12 @@ async def test_on_postgresql_calls_in_quick_succession_take_one_connection_from_
 # --- A table's own database thread (DATABASE_THREADS) ------------------------------------
 
 
+@pytest.fixture(autouse=True)
+def new_process(monkeypatch):
+    """Each test a process that has served no table yet: the tables get their threads in turn from the first."""
+    monkeypatch.setattr(database_thread, "_arrivals", {})
+
+
 async def thread_of_call(table_id: int) -> threading.Thread:
     return await database_thread.for_table(table_id, threading.current_thread)()
 
@@ -179,11 +185,10 @@ async def test_with_several_threads_each_table_keeps_to_one_of_them(settings):
 
 
 @pytest.mark.asyncio
-async def test_the_tables_a_process_serves_share_all_its_threads_whatever_their_ids(settings, monkeypatch):
+async def test_the_tables_a_process_serves_share_all_its_threads_whatever_their_ids(settings):
     # An upstream routing by table may send one process only the even ids: with the thread
     # chosen by `id % 4`, those tables shared two of its four threads and the others stood idle.
     settings.DATABASE_THREADS = 4
-    monkeypatch.setattr(database_thread, "_arrivals", {})  # a process that has served no table yet
     tables = range(202, 218, 2)
 
     threads = [await thread_of_call(table) for table in tables]
