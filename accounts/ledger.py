@@ -172,9 +172,9 @@ _system_changes: ContextVar[tuple[dict[int, list], int] | None] = ContextVar("le
 
 @contextmanager
 def atomic() -> Iterator[None]:
-    """`transaction.atomic()` for a change that moves chips: the system accounts' balances change at its end.
+    """`transaction.atomic()` for a change that moves chips: `transfer_all`'s system account changes at its end.
 
-    An error in the block makes none of them (the transaction rolls back).
+    (`transfer` still makes its own at once.) An error in the block makes none (the transaction rolls back).
     """
     system: dict[int, list] = {}
     with transaction.atomic():
