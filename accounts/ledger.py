@@ -199,8 +199,7 @@ def _owe(system: dict[int, list], account: LedgerAccount, change: int) -> None:
 
 def _settle(system: dict[int, list]) -> None:
     """Make the system accounts' net changes, in primary-key order (they may go below zero)."""
-    for pk in sorted(system):
-        account, change = system.pop(pk)
+    for pk, (account, change) in sorted(system.items()):
         if change and sql.execute(_CREDIT(), [change, pk]) != 1:
             raise LedgerError(f"{account.label} is not in the ledger.")
 

@@ -118,8 +118,8 @@ def hand_back() -> None:
 # above 1 each table's plays and timers run on one of that many threads, given to the tables
 # in turn as each first comes to this process: a table's changes still come one at a time,
 # in order, on one thread (the held table, tables/play/held.py, stays with it), while other
-# tables' go on beside them. Their row locks keep them apart, as between processes. SQLite has one writer at a time whatever the
-# threads: its default is 1, all on Channels' own thread.
+# tables' go on beside them. Their row locks keep them apart, as between processes. SQLite
+# has one writer at a time whatever the threads: its default is 1, all on Channels' own thread.
 #
 # In turn, not by the id: the upstream that routes a table's sockets to this process may route
 # by the id too (the load test's --route by-table sends the odd ids to one server, the even ones
