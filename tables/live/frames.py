@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import logging
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
@@ -32,6 +33,8 @@ from tables.live.state import TableState
 from tables.models import Round, Seat, Table
 
 T = TypeVar("T")
+
+log = logging.getLogger(__name__)
 
 # Pieces that do not change with every version (a seat nobody acted at, the
 # dealer between cards, the empty notice) are kept across versions, by what they show:
@@ -151,6 +154,17 @@ def offer(table: Table, seated: list[Seat], round_row: Round, engine: GameRound)
     with _latest_lock:
         if _latest.get(table.pk) is previous:
             _latest[table.pk] = fresh
+
+
+def read_written(table_id: int, version: int) -> None:
+    """Read `version` of the table, just committed by this thread, that no viewer here has been told of yet.
+
+    A failed read is logged and left to the viewers, whose own read (`read`) then tries again.
+    """
+    try:
+        rendered(table_id, version)
+    except Exception:
+        log.exception("Table %s: reading version %s after its commit failed", table_id, version)
 
 
 def holds(table_id: int, version: int) -> bool:

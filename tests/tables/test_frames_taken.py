@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-import pytest
+from unittest import mock
 
-from tables.live import frames
+import pytest
+from django.db import DatabaseError
+
+from tables.live import frames, state
 from tables.live.pieces import whole_table
 from tables.play import services
 from tests.tables.conftest import open_next_window
@@ -108,7 +111,7 @@ def test_the_next_betting_window_with_a_top_up_is_taken_without_a_read(
     assert "100" in seat_html(taken[carol], 2) and "Round over" not in taken[carol]
 
 
-def test_a_round_that_settles_with_a_player_leaving_is_read_back(
+def test_a_round_that_settles_with_a_player_leaving_is_read_back_as_it_commits(
     multi_table, alice, bob, carol, rig, django_capture_on_commit_callbacks
 ):
     # alice 10 v bob 16, dealer 6 then 9; alice leaves during the round and is cashed out as it ends.
@@ -122,10 +125,68 @@ def test_a_round_that_settles_with_a_player_leaving_is_read_back(
     with django_capture_on_commit_callbacks(execute=True):
         change = services.do_act(multi_table.pk, bob, "stand", seat=2, version=version(multi_table))
 
-    # Her seat came free and her chips went back to her bankroll: not the version before plus the play.
+    # Her seat came free and her chips went back to her bankroll: not the version before plus the play,
+    # so not taken as written, but read at once, before anyone was told of it.
+    taken = taken_as_read(multi_table.pk, change.version, (alice, bob, carol), "after the round settled")
+    assert "Round over" in taken[bob] and "alice" not in seat_html(taken[bob], 1)
+
+
+def test_a_sit_made_here_is_read_as_it_commits_so_its_viewers_frames_need_no_read(
+    multi_table, alice, bob, carol, django_assert_num_queries, django_capture_on_commit_callbacks
+):
+    services.do_sit(multi_table.pk, alice, 1)
+    whole_table(multi_table.pk, carol)  # this process shows the table: it holds the version before the sit
+
+    with django_capture_on_commit_callbacks(execute=True):
+        change = services.do_sit(multi_table.pk, bob, 2)
+
+    with django_assert_num_queries(0):
+        frame, shown = whole_table(multi_table.pk, bob, version=change.version)
+    assert shown == change.version and "bob" in seat_html(frame, 2)
+    taken_as_read(multi_table.pk, change.version, (alice, bob, carol), "after bob sat down")
+
+
+def test_a_leave_made_here_is_read_as_it_commits(multi_table, alice, bob, carol, django_capture_on_commit_callbacks):
+    services.do_sit(multi_table.pk, alice, 1)
+    services.do_sit(multi_table.pk, bob, 2)
+    whole_table(multi_table.pk, carol)
+
+    with django_capture_on_commit_callbacks(execute=True):
+        change = services.do_leave(multi_table.pk, bob, 2)
+
+    taken = taken_as_read(multi_table.pk, change.version, (alice, bob, carol), "after bob left")
+    assert "bob" not in seat_html(taken[carol], 2)
+
+
+def test_a_change_at_a_table_this_process_does_not_show_is_not_read(
+    multi_table, alice, bob, django_assert_num_queries, django_capture_on_commit_callbacks
+):
+    services.do_sit(multi_table.pk, alice, 1)
+    frames.forget()  # nobody here has been shown the table (a process serving other tables, table_clock)
+
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        change = services.do_sit(multi_table.pk, bob, 2)
+    with django_assert_num_queries(0):
+        for callback in callbacks:
+            callback()  # telling the viewers again reads nothing either
+
     assert not frames.holds(multi_table.pk, change.version)
-    frame = whole_table(multi_table.pk, bob, version=change.version)[0]
-    assert "Round over" in frame and "alice" not in seat_html(frame, 1)
+
+
+def test_a_failed_read_after_a_commit_is_left_to_the_viewers(
+    multi_table, alice, bob, carol, caplog, django_capture_on_commit_callbacks
+):
+    services.do_sit(multi_table.pk, alice, 1)
+    whole_table(multi_table.pk, carol)
+
+    # The read fails as the commit's listeners run (they run as the capture ends, inside the patch).
+    failing = mock.patch.object(state, "snapshot", side_effect=DatabaseError("connection lost"))
+    with failing, django_capture_on_commit_callbacks(execute=True):
+        change = services.do_sit(multi_table.pk, bob, 2)
+
+    # The sit stands and its viewers are still told; they read the version themselves.
+    assert "reading version" in caplog.text and not frames.holds(multi_table.pk, change.version)
+    assert "bob" in seat_html(whole_table(multi_table.pk, carol, version=change.version)[0], 2)
 
 
 def test_a_play_taken_without_a_read_keeps_the_views_of_the_seats_it_left_alone(
