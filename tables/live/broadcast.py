@@ -30,8 +30,8 @@ def on_table_changed(change: TableChanged) -> None:
     settled as a player left) is read here and now, on the thread that made
     it, rather than queued again on that thread by its viewers. A player
     sitting down is then answered after one turn on the database thread, not
-    two: in a loaded process's busiest seconds, as players arrive, that second
-    wait was most of the slowest answers (docs/performance.md, "Twenty-third check").
+    two: in a loaded process's busiest seconds, as players arrive, sits had
+    been most of its slowest answers (docs/performance.md, "Twenty-third check").
     """
     table_id, version = change.table_id, change.version
     if change.play is not None:
