@@ -21,13 +21,11 @@ Redis hosts sends as channels_redis does.
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import time
-from typing import Any
 
 from channels_redis.core import RedisChannelLayer
-from redis.exceptions import NoScriptError
+from redis.commands.core import AsyncScript
 
 log = logging.getLogger(__name__)
 
@@ -57,23 +55,10 @@ return full
 """
 
 
-class Script:
-    """A Lua script run by its digest, loaded into Redis on first use (and again after a SCRIPT FLUSH or restart)."""
-
-    def __init__(self, text: bytes) -> None:
-        self.text = text
-        self.sha = hashlib.sha1(text).hexdigest()
-
-    async def __call__(self, connection: Any, keys: list, args: list) -> Any:
-        try:
-            return await connection.evalsha(self.sha, len(keys), *keys, *args)
-        except NoScriptError:
-            await connection.script_load(self.text)
-            return await connection.evalsha(self.sha, len(keys), *keys, *args)
-
-
-members = Script(_MEMBERS)
-deliver = Script(_DELIVER)
+# redis-py's script objects, run by their digest on the connection each send passes (`client=`),
+# loaded into Redis on first use and again after a SCRIPT FLUSH or a restart.
+members = AsyncScript(None, _MEMBERS)
+deliver = AsyncScript(None, _DELIVER)
 
 
 class RedisLayer(RedisChannelLayer):
@@ -86,7 +71,7 @@ class RedisLayer(RedisChannelLayer):
         assert self.require_valid_group_name(group), "Group name not valid"
         connection = self.connection(0)
         now = time.time()
-        found = await members(connection, [self._group_key(group)], [int(now) - self.group_expiry])
+        found = await members([self._group_key(group)], [int(now) - self.group_expiry], client=connection)
         if not found:
             return
         channels = [name.decode("utf8") for name in found]
@@ -94,6 +79,6 @@ class RedisLayer(RedisChannelLayer):
         by_connection, messages, capacities = self._map_channel_keys_to_connection(channels, message)
         keys = by_connection[0]
         args = [messages[key] for key in keys] + [capacities[key] for key in keys]
-        full = await deliver(connection, keys, [*args, now, self.expiry, int(now) - int(self.expiry)])
+        full = await deliver(keys, [*args, now, self.expiry, int(now) - int(self.expiry)], client=connection)
         if full > 0:
             log.info("%s of %s channels over capacity in group %s", full, len(channels), group)

@@ -33,13 +33,11 @@ def on_table_changed(change: TableChanged) -> None:
     two: in a loaded process's busiest seconds, as players arrive, sits had
     been most of its slowest answers (docs/performance.md, "Twenty-third check").
     """
-    table_id, version = change.table_id, change.version
     if change.play is not None:
         play = change.play
         frames.offer(play.table, play.seated, play.round_row, play.engine)
-    if not frames.holds(table_id, version) and frames.holds(table_id, version - 1):
-        frames.read_written(table_id, version)
-    table_changed(table_id, version)
+    frames.read_written(change.table_id, change.version)
+    table_changed(change.table_id, change.version)
 
 
 def table_changed(table_id: int, version: int) -> None:

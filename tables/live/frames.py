@@ -157,10 +157,16 @@ def offer(table: Table, seated: list[Seat], round_row: Round, engine: GameRound)
 
 
 def read_written(table_id: int, version: int) -> None:
-    """Read `version` of the table, just committed by this thread, that no viewer here has been told of yet.
+    """Read `version` of the table, just committed by this thread, if this process shows the table.
 
-    A failed read is logged and left to the viewers, whose own read (`read`) then tries again.
+    That is, if it holds the version just before (and has not taken this one
+    as written, `offer`): no viewer here has been told of it yet. A failed
+    read is logged and left to the viewers, whose own read (`read`) then tries again.
     """
+    with _latest_lock:
+        held = _latest.get(table_id)
+    if held is None or held.version != version - 1:
+        return
     try:
         rendered(table_id, version)
     except Exception:
