@@ -118,6 +118,13 @@ def rendered(table_id: int, version: int | None = None) -> Rendered:
     return fresh
 
 
+def _just_before(table_id: int, version: int) -> Rendered | None:
+    """The version of the table this process holds, if it is the one just before `version`."""
+    with _latest_lock:
+        held = _latest.get(table_id)
+    return held if held is not None and held.version == version - 1 else None
+
+
 def offer(table: Table, seated: list[Seat], round_row: Round, engine: GameRound) -> None:
     """A play this process committed, or a window it opened: its state, so its viewers' frames need no read.
 
@@ -128,9 +135,8 @@ def offer(table: Table, seated: list[Seat], round_row: Round, engine: GameRound)
     it, and the rest is what the change just wrote, the new round's shoe
     included (and the players' stacks here, so their chips at the tables).
     """
-    with _latest_lock:
-        previous = _latest.get(table.pk)
-    if previous is None or previous.version != table.version - 1:
+    previous = _just_before(table.pk, table.version)
+    if previous is None:
         return
     before = previous.state
     if before.players != {seat.number: seat.player_id for seat in seated}:
@@ -163,9 +169,7 @@ def read_written(table_id: int, version: int) -> None:
     as written, `offer`): no viewer here has been told of it yet. A failed
     read is logged and left to the viewers, whose own read (`read`) then tries again.
     """
-    with _latest_lock:
-        held = _latest.get(table_id)
-    if held is None or held.version != version - 1:
+    if _just_before(table_id, version) is None:
         return
     try:
         rendered(table_id, version)
