@@ -101,10 +101,15 @@ _latest: dict[int, Rendered] = {}
 _latest_lock = threading.Lock()
 
 
+def _newest(table_id: int) -> Rendered | None:
+    """The newest version of the table this process holds, if any."""
+    with _latest_lock:
+        return _latest.get(table_id)
+
+
 def rendered(table_id: int, version: int | None = None) -> Rendered:
     """The table at `version` or newer; None asks the database what is newest."""
-    with _latest_lock:
-        current = _latest.get(table_id)
+    current = _newest(table_id)
     if current is not None:
         if version is None:
             version = Table.objects.filter(pk=table_id).values_list("version", flat=True).first()
@@ -120,8 +125,7 @@ def rendered(table_id: int, version: int | None = None) -> Rendered:
 
 def _just_before(table_id: int, version: int) -> Rendered | None:
     """The version of the table this process holds, if it is the one just before `version`."""
-    with _latest_lock:
-        held = _latest.get(table_id)
+    held = _newest(table_id)
     return held if held is not None and held.version == version - 1 else None
 
 
@@ -179,9 +183,7 @@ def read_written(table_id: int, version: int) -> None:
 
 def holds(table_id: int, version: int) -> bool:
     """Whether this process has rendered `version` of the table, or a newer one."""
-    with _latest_lock:
-        table = _latest.get(table_id)
-    return table is not None and table.version >= version
+    return cached(table_id, version) is not None
 
 
 # Reads of a table in flight, so that its viewers' consumers, all told of the
@@ -234,6 +236,5 @@ def forget() -> None:
 
 def cached(table_id: int, version: int) -> Rendered | None:
     """The table at `version` or newer if this process holds it, else None. Touches no database."""
-    with _latest_lock:
-        table = _latest.get(table_id)
+    table = _newest(table_id)
     return table if table is not None and table.version >= version else None
